@@ -1,0 +1,599 @@
+// ndshard/accessor.hpp - the device-side accessor: page -> (bank, offset, NoC address).
+//
+// accessor<CT> is built from compile-time words CT (a std::array, see args.hpp) and a
+// span of runtime words. Construction validates the runtime words once (length, rank,
+// shapes, checksum, 32-bit address limits) and throws spec_error on anything malformed;
+// afterwards every query assumes a valid argument (page id < num_pages, ...) and does
+// 32-bit arithmetic only. Compile-time dims divide by constants; runtime dims divide by
+// precomputed reciprocals (fast_divider), so no query executes a division instruction.
+// The mapping formulas are detail/place.hpp's, shared with the host layout.
+//
+// Runtime words are borrowed, not copied: they must outlive the accessor.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <iterator>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include "ndshard/args.hpp"
+#include "ndshard/detail/place.hpp"
+#include "ndshard/fast_divider.hpp"
+
+namespace ndshard {
+
+struct bank_and_offset {
+    std::uint32_t bank;         // index into the bank (core) list
+    std::uint32_t page_offset;  // pages from the buffer's base in that bank
+    friend constexpr bool operator==(const bank_and_offset&, const bank_and_offset&) = default;
+};
+
+struct noc_addr {
+    std::uint32_t x;
+    std::uint32_t y;
+    std::uint32_t addr;  // byte address inside core (x, y)
+    friend constexpr bool operator==(const noc_addr&, const noc_addr&) = default;
+    // tt-metal style 64-bit form: x in bits 48..63, y in 32..47, address below.
+    [[nodiscard]] constexpr std::uint64_t packed() const noexcept {
+        return (std::uint64_t{x} << 48) | (std::uint64_t{y} << 32) | addr;
+    }
+};
+
+// What the iterators yield.
+struct page_ref {
+    std::uint32_t page_id;
+    std::uint32_t bank;
+    std::uint32_t page_offset;
+    friend constexpr bool operator==(const page_ref&, const page_ref&) = default;
+};
+
+inline constexpr std::array<std::uint32_t, 1> runtime_round_robin{arg::magic};
+inline constexpr std::array<std::uint32_t, 1> runtime_contiguous{arg::magic | arg::contiguous};
+
+namespace detail {
+
+// The compile-time words, decoded (at compile time: a bad list is a compile error).
+template <std::size_t N>
+struct static_args {
+    std::uint32_t config = 0;
+    std::uint32_t rank = 0;
+    std::uint32_t num_banks = 0;
+    std::array<std::uint32_t, max_rank> tensor{};
+    std::array<std::uint32_t, max_rank> shard{};
+    std::size_t coords_at = 0;
+    std::array<std::uint32_t, N> words{};
+    std::uint32_t checksum = 0;  // FNV-1a state after the compile-time words
+};
+
+template <std::size_t N>
+constexpr static_args<N> decode_static(const std::array<std::uint32_t, N>& w) {
+    static_args<N> a;
+    a.words = w;
+    if (N == 0 || (w[0] & arg::magic_mask) != arg::magic || (w[0] & ~arg::known_bits) != 0)
+        reject_args("args_config", "compile-time word 0 is not an ndshard config word");
+    a.config = w[0];
+    const std::uint32_t mask = a.config & arg::all_static;
+    if (!is_valid_static_mask(mask)) reject_args("args_config", "invalid static mask");
+    std::size_t i = 1;
+    auto next = [&]() {
+        if (i >= N) reject_args("args_length", "compile-time words end early");
+        return w[i++];
+    };
+    if (mask & arg::rank) {
+        a.rank = next();
+        if (a.rank < 1 || a.rank > max_rank) reject_args("args_rank", "compile-time rank not in 1..8");
+    }
+    if (mask & arg::num_banks) a.num_banks = next();
+    if (mask & arg::tensor_shape)
+        for (std::uint32_t d = 0; d < a.rank; ++d) a.tensor[d] = next();
+    if (mask & arg::shard_shape)
+        for (std::uint32_t d = 0; d < a.rank; ++d) a.shard[d] = next();
+    a.coords_at = i;
+    if (mask & arg::bank_coords)
+        for (std::uint32_t b = 0; b < a.num_banks; ++b) (void)next();
+    if (i != N) reject_args("args_length", "compile-time words are longer than their config says");
+    if (mask & arg::shard_shape)
+        for (std::uint32_t d = 0; d < a.rank; ++d)
+            if (a.shard[d] == 0) reject_args("args_shape", "compile-time shard dim is 0");
+    a.checksum = checksum_of(checksum_seed, w);
+    return a;
+}
+
+// Everything derived from (rank, T, S, P, deal rule) that the queries need.
+struct geometry_state {
+    std::uint32_t rank = 1;
+    std::uint32_t num_banks = 0;
+    std::array<std::uint32_t, max_rank> tensor{}, shard{}, grid{};
+    std::array<std::uint32_t, max_rank> tensor_stride{}, shard_stride{}, grid_stride{};
+    std::array<fast_divider, max_rank> tensor_div{}, shard_div{}, grid_div{};
+    std::uint32_t shard_volume = 1, num_shards = 0, num_pages = 0, max_shards_per_core = 0;
+    fast_divider deal_div{};  // P (round robin) or k (contiguous)
+};
+
+constexpr std::uint32_t nonzero(std::uint32_t v) noexcept { return v == 0 ? 1 : v; }
+
+// Expects shapes that passed check_arg_shapes.
+template <class Dims>
+constexpr geometry_state make_geometry(std::uint32_t rank, const Dims& tensor, const Dims& shard,
+                                       std::uint32_t banks, bool contiguous) noexcept {
+    geometry_state g;
+    g.rank = rank;
+    g.num_banks = banks;
+    std::uint32_t tv = 1, sv = 1, gv = 1;
+    for (std::uint32_t d = rank; d-- > 0;) {
+        g.tensor[d] = tensor[d];
+        g.shard[d] = shard[d];
+        g.grid[d] = static_cast<std::uint32_t>(ceil_div(tensor[d], shard[d]));
+        g.tensor_stride[d] = tv;
+        g.shard_stride[d] = sv;
+        g.grid_stride[d] = gv;
+        g.tensor_div[d] = fast_divider(nonzero(g.tensor[d]));
+        g.shard_div[d] = fast_divider(g.shard[d]);
+        g.grid_div[d] = fast_divider(nonzero(g.grid[d]));
+        tv *= nonzero(g.tensor[d]);
+        sv *= g.shard[d];
+        gv *= nonzero(g.grid[d]);
+    }
+    g.shard_volume = sv;
+    g.num_pages = 1;
+    g.num_shards = 1;
+    for (std::uint32_t d = 0; d < rank; ++d) {
+        g.num_pages *= g.tensor[d];
+        g.num_shards *= g.grid[d];
+    }
+    const std::uint32_t per_core =
+        banks == 0 ? 0 : static_cast<std::uint32_t>(ceil_div(g.num_shards, banks));
+    g.max_shards_per_core = per_core;
+    g.deal_div = fast_divider(nonzero(contiguous ? per_core : banks));
+    return g;
+}
+
+struct no_state {};
+
+}  // namespace detail
+
+template <auto CT = runtime_round_robin>
+class accessor {
+    static constexpr auto S = detail::decode_static(CT);
+    static constexpr std::uint32_t mask = S.config & arg::all_static;
+
+public:
+    static constexpr bool static_rank = (mask & arg::rank) != 0;
+    static constexpr bool static_banks = (mask & arg::num_banks) != 0;
+    static constexpr bool static_tensor = (mask & arg::tensor_shape) != 0;
+    static constexpr bool static_shard = (mask & arg::shard_shape) != 0;
+    static constexpr bool static_coords = (mask & arg::bank_coords) != 0;
+    static constexpr bool contiguous = (S.config & arg::contiguous) != 0;
+    // Everything but the coordinates known at compile time: no geometry is stored.
+    static constexpr bool static_geometry = static_rank && static_banks && static_tensor && static_shard;
+
+private:
+    static constexpr detail::geometry_state make_static_geometry() {
+        if constexpr (static_geometry) {
+            detail::check_arg_shapes(S.rank, S.tensor, S.shard, S.num_banks);
+            return detail::make_geometry(S.rank, S.tensor, S.shard, S.num_banks, contiguous);
+        } else {
+            return {};
+        }
+    }
+    static constexpr detail::geometry_state SG = make_static_geometry();
+
+    [[no_unique_address]] std::conditional_t<static_geometry, detail::no_state, detail::geometry_state> g_{};
+    const std::uint32_t* coords_ = nullptr;
+    std::uint32_t base_ = 0;
+    std::uint32_t page_size_ = 1;
+
+    constexpr const detail::geometry_state& geo() const noexcept {
+        if constexpr (static_geometry) return SG;
+        else return g_;
+    }
+
+public:
+    // Runtime words as made by make_accessor_words (checksum last). bank_base is the
+    // buffer's address in every bank; aligned_page_size the byte stride of pages.
+    constexpr explicit accessor(std::span<const std::uint32_t> rt, std::uint32_t bank_base = 0,
+                                std::uint32_t aligned_page_size = 1)
+        : base_(bank_base), page_size_(aligned_page_size) {
+        std::size_t i = 0;
+        auto need = [&](std::size_t n, const char* what) {
+            if (rt.size() < i + n)
+                detail::reject_args("args_length", std::string("runtime words end before ") + what + " (have " +
+                                                       std::to_string(rt.size()) + ")");
+        };
+        std::uint32_t rank = S.rank;
+        if constexpr (!static_rank) {
+            need(1, "the rank");
+            rank = rt[i++];
+            if (rank < 1 || rank > max_rank)
+                detail::reject_args("args_rank", "runtime rank " + std::to_string(rank) + " is not in 1..8");
+        }
+        std::uint32_t banks = S.num_banks;
+        if constexpr (!static_banks) {
+            need(1, "the bank count");
+            banks = rt[i++];
+        }
+        std::array<std::uint32_t, max_rank> tensor = S.tensor, shard = S.shard;
+        if constexpr (!static_tensor) {
+            need(rank, "the tensor shape");
+            for (std::uint32_t d = 0; d < rank; ++d) tensor[d] = rt[i++];
+        }
+        if constexpr (!static_shard) {
+            need(rank, "the shard shape");
+            for (std::uint32_t d = 0; d < rank; ++d) shard[d] = rt[i++];
+        }
+        if constexpr (!static_coords) {
+            if (banks > max_cores) detail::reject_args("args_banks", std::to_string(banks) + " banks; at most 65536");
+            need(banks, "the bank coordinates");
+            coords_ = rt.data() + i;
+            i += banks;
+        }
+        need(1, "the checksum");
+        if (rt.size() != i + 1)
+            detail::reject_args("args_length", "expected " + std::to_string(i + 1) + " runtime words, got " +
+                                                   std::to_string(rt.size()));
+        std::uint32_t h = S.checksum;
+        for (std::size_t k = 0; k < i; ++k) h = checksum_step(h, rt[k]);
+        if (h != rt[i]) detail::reject_args("args_checksum", "runtime words fail their checksum");
+        if constexpr (!static_geometry) {
+            detail::check_arg_shapes(rank, tensor, shard, banks);
+            g_ = detail::make_geometry(rank, tensor, shard, banks, contiguous);
+        }
+        if (aligned_page_size == 0) detail::reject_args("args_page_size", "aligned page size 0");
+        const std::uint64_t end =
+            std::uint64_t{bank_base} + std::uint64_t{geo().max_shards_per_core} * geo().shard_volume * aligned_page_size;
+        if (end > two_pow_32)
+            detail::reject_args("address_32bit", "bank base " + std::to_string(bank_base) + " + reserved pages x " +
+                                                     std::to_string(aligned_page_size) + " bytes ends at " +
+                                                     std::to_string(end) + ", past 2^32");
+    }
+
+    // --- sizes ---
+    [[nodiscard]] constexpr std::uint32_t rank() const noexcept { return static_rank ? S.rank : geo().rank; }
+    [[nodiscard]] constexpr std::uint32_t num_banks() const noexcept {
+        return static_banks ? S.num_banks : geo().num_banks;
+    }
+    [[nodiscard]] constexpr std::uint32_t num_pages() const noexcept { return geo().num_pages; }
+    [[nodiscard]] constexpr std::uint32_t num_shards() const noexcept { return geo().num_shards; }
+    [[nodiscard]] constexpr std::uint32_t shard_volume() const noexcept { return geo().shard_volume; }
+    [[nodiscard]] constexpr std::uint32_t max_shards_per_core() const noexcept { return geo().max_shards_per_core; }
+    [[nodiscard]] constexpr std::uint32_t bank_base() const noexcept { return base_; }
+    [[nodiscard]] constexpr std::uint32_t page_size() const noexcept { return page_size_; }
+    [[nodiscard]] constexpr core_coord bank_coord(std::uint32_t bank) const noexcept {
+        if constexpr (static_coords) return unpack_core(S.words[S.coords_at + bank]);
+        else return unpack_core(coords_[bank]);
+    }
+
+    // --- page queries ---
+
+    // [3,7,5]/[2,2,2] over 6 banks: get_bank_and_offset(36) == {0, 5}.
+    [[nodiscard]] constexpr bank_and_offset get_bank_and_offset(std::uint32_t page_id) const noexcept {
+        const auto p = detail::place_page(*this, page_id);
+        return {p.core, p.device_offset};
+    }
+    // Page coordinate in the accessor's rank (the folded, possibly squeezed shapes).
+    template <class Coord>
+    [[nodiscard]] constexpr bank_and_offset get_bank_and_offset_at(const Coord& coord) const noexcept {
+        const auto p = detail::place_coord<accessor, std::uint32_t>(*this, coord);
+        return {p.core, p.device_offset};
+    }
+    // Byte address inside the bank of a page offset (+ a byte offset inside the page).
+    [[nodiscard]] constexpr std::uint32_t bank_address(std::uint32_t page_offset,
+                                                       std::uint32_t byte_offset = 0) const noexcept {
+        return base_ + page_offset * page_size_ + byte_offset;
+    }
+    [[nodiscard]] constexpr noc_addr noc_address(bank_and_offset bo, std::uint32_t byte_offset = 0) const noexcept {
+        const core_coord c = bank_coord(bo.bank);
+        return {c.x, c.y, bank_address(bo.page_offset, byte_offset)};
+    }
+    [[nodiscard]] constexpr noc_addr get_noc_addr(std::uint32_t page_id, std::uint32_t byte_offset = 0) const noexcept {
+        return noc_address(get_bank_and_offset(page_id), byte_offset);
+    }
+    template <class Coord>
+    [[nodiscard]] constexpr noc_addr get_noc_addr_at(const Coord& coord, std::uint32_t byte_offset = 0) const noexcept {
+        return noc_address(get_bank_and_offset_at(coord), byte_offset);
+    }
+
+    // --- shard queries: address of the shard's first slot ---
+    [[nodiscard]] constexpr bank_and_offset shard_bank_and_offset(std::uint32_t shard_id) const noexcept {
+        const auto h = deal(shard_id);
+        return {h.core, h.slot * geo().shard_volume};
+    }
+    [[nodiscard]] constexpr noc_addr get_shard_noc_addr(std::uint32_t shard_id, std::uint32_t byte_offset = 0) const noexcept {
+        return noc_address(shard_bank_and_offset(shard_id), byte_offset);
+    }
+    template <class Coord>
+    [[nodiscard]] constexpr std::uint32_t shard_id_at(const Coord& shard_coord) const noexcept {
+        return detail::shard_id_of<accessor, std::uint32_t>(*this, shard_coord);
+    }
+    template <class Coord>
+    [[nodiscard]] constexpr noc_addr get_shard_noc_addr_at(const Coord& shard_coord, std::uint32_t byte_offset = 0) const noexcept {
+        return get_shard_noc_addr(shard_id_at(shard_coord), byte_offset);
+    }
+
+    // --- locality ---
+    [[nodiscard]] constexpr bool is_local_bank(std::uint32_t bank, core_coord me) const noexcept {
+        return bank_coord(bank) == me;
+    }
+    [[nodiscard]] constexpr bool is_local_page(std::uint32_t page_id, core_coord me) const noexcept {
+        return is_local_bank(get_bank_and_offset(page_id).bank, me);
+    }
+    [[nodiscard]] constexpr bool is_local_shard(std::uint32_t shard_id, core_coord me) const noexcept {
+        return is_local_bank(deal(shard_id).core, me);
+    }
+    [[nodiscard]] static constexpr bool is_local_addr(noc_addr a, core_coord me) noexcept {
+        return a.x == me.x && a.y == me.y;
+    }
+    // Shards dealt to a bank (its real shards, not its reserved slots).
+    [[nodiscard]] constexpr std::uint32_t shards_in_bank(std::uint32_t bank) const noexcept {
+        const std::uint32_t n = geo().num_shards, p = num_banks();
+        if (bank >= p) return 0;
+        if constexpr (contiguous) {
+            const std::uint64_t first = std::uint64_t{bank} * geo().max_shards_per_core;
+            if (first >= n) return 0;
+            const std::uint64_t left = n - first;
+            return static_cast<std::uint32_t>(left < geo().max_shards_per_core ? left : geo().max_shards_per_core);
+        } else {
+            const std::uint32_t q = deal_divide(n);
+            return q + (bank < n - q * p ? 1U : 0U);
+        }
+    }
+    // The shard in a bank's slot (slot < shards_in_bank(bank)).
+    [[nodiscard]] constexpr std::uint32_t shard_in_slot(std::uint32_t bank, std::uint32_t slot) const noexcept {
+        if constexpr (contiguous) return bank * geo().max_shards_per_core + slot;
+        else return slot * num_banks() + bank;
+    }
+
+    // --- iteration (see the range types below) ---
+    class page_iterator;
+    class shard_iterator;
+    class local_iterator;
+    template <class It>
+    struct range {
+        It first;
+        constexpr It begin() const { return first; }
+        static constexpr std::default_sentinel_t end() { return {}; }
+    };
+    // Every page, in page id order, with its bank and offset; no division per step.
+    [[nodiscard]] constexpr range<page_iterator> pages() const { return {page_iterator(*this)}; }
+    // One shard's real pages in device order (padding skipped).
+    [[nodiscard]] constexpr range<shard_iterator> shard_pages(std::uint32_t shard_id) const {
+        return {shard_iterator(*this, shard_id)};
+    }
+    // One bank's real pages in device order: its slots in turn, padding skipped.
+    [[nodiscard]] constexpr range<local_iterator> local_pages(std::uint32_t bank) const {
+        return {local_iterator(*this, bank)};
+    }
+
+    // --- geometry interface for detail/place.hpp ---
+    template <class F>
+    constexpr void for_each_dim_reversed(F&& f) const {
+        if constexpr (static_rank) {
+            [&]<std::size_t... I>(std::index_sequence<I...>) {
+                (f(std::integral_constant<std::size_t, S.rank - 1 - I>{}), ...);
+            }(std::make_index_sequence<S.rank>{});
+        } else {
+            for (std::size_t d = geo().rank; d-- > 0;) f(d);
+        }
+    }
+    template <class D>
+    constexpr std::uint32_t tensor_div(D d, std::uint32_t n) const noexcept {
+        if constexpr (static_tensor) return n / detail::nonzero(S.tensor[d]);
+        else return geo().tensor_div[d].divide(n);
+    }
+    template <class D>
+    constexpr std::uint32_t tensor_extent(D d) const noexcept {
+        if constexpr (static_tensor) return S.tensor[d];
+        else return geo().tensor[d];
+    }
+    template <class D>
+    constexpr std::uint32_t shard_div(D d, std::uint32_t n) const noexcept {
+        if constexpr (static_shard) return n / S.shard[d];
+        else return geo().shard_div[d].divide(n);
+    }
+    template <class D>
+    constexpr std::uint32_t shard_extent(D d) const noexcept {
+        if constexpr (static_shard) return S.shard[d];
+        else return geo().shard[d];
+    }
+    template <class D>
+    constexpr std::uint32_t grid_div(D d, std::uint32_t n) const noexcept {
+        if constexpr (static_geometry) return n / detail::nonzero(SG.grid[d]);
+        else return geo().grid_div[d].divide(n);
+    }
+    template <class D>
+    constexpr std::uint32_t grid_extent(D d) const noexcept { return geo().grid[d]; }
+    template <class D>
+    constexpr std::uint32_t grid_stride_of(D d) const noexcept { return geo().grid_stride[d]; }
+    template <class D>
+    constexpr std::uint32_t shard_stride_of(D d) const noexcept { return geo().shard_stride[d]; }
+    constexpr std::uint32_t shard_volume_of() const noexcept { return geo().shard_volume; }
+    constexpr std::uint32_t deal_divide(std::uint32_t s) const noexcept {
+        if constexpr (static_geometry) {
+            return s / detail::nonzero(contiguous ? SG.max_shards_per_core : S.num_banks);
+        } else if constexpr (static_banks && !contiguous) {
+            return s / detail::nonzero(S.num_banks);
+        } else {
+            return geo().deal_div.divide(s);
+        }
+    }
+    constexpr deal_result<std::uint32_t> deal(std::uint32_t s) const noexcept {
+        const std::uint32_t q = deal_divide(s);
+        if constexpr (contiguous) return {q, s - q * geo().max_shards_per_core};
+        else return {s - q * num_banks(), q};
+    }
+};
+
+// ---------------------------------------------------------------------------------
+// Iterators. All three keep per-dim counters and carry like an odometer; none divides
+// per step (shard_iterator and local_iterator divide once per shard, to find it).
+
+template <auto CT>
+class accessor<CT>::page_iterator {
+public:
+    using value_type = page_ref;
+    using difference_type = std::ptrdiff_t;
+    constexpr page_iterator() = default;
+    constexpr explicit page_iterator(const accessor& a) : a_(&a), rank_(a.rank()), end_(a.num_pages()) {
+        const auto& g = a.geo();
+        divisor_ = a.num_banks();
+        if constexpr (contiguous) divisor_ = g.max_shards_per_core;
+        divisor_ = detail::nonzero(divisor_);
+        for (std::uint32_t d = 0; d < rank_; ++d) {
+            step_[d] = split(g.grid_stride[d]);
+            wrap_[d] = split((g.grid[d] == 0 ? 0 : g.grid[d] - 1) * g.grid_stride[d]);
+            wrap_offset_[d] = (g.tensor[d] == 0 ? 0 : (g.tensor[d] - 1) % g.shard[d]) * g.shard_stride[d];
+        }
+    }
+    constexpr page_ref operator*() const noexcept {
+        const std::uint32_t bank = contiguous ? major_ : minor_;
+        const std::uint32_t slot = contiguous ? minor_ : major_;
+        return {page_, bank, slot * a_->geo().shard_volume + offset_};
+    }
+    constexpr page_iterator& operator++() noexcept {
+        const auto& g = a_->geo();
+        ++page_;
+        for (std::uint32_t d = rank_; d-- > 0;) {
+            if (++p_[d] == g.tensor[d]) {  // this dim wraps: back to its first shard
+                if (d == 0) return *this;
+                offset_ -= wrap_offset_[d];
+                sub(wrap_[d]);
+                p_[d] = 0;
+                r_[d] = 0;
+                continue;
+            }
+            if (++r_[d] == g.shard[d]) {  // into the next shard along d
+                r_[d] = 0;
+                offset_ -= (g.shard[d] - 1) * g.shard_stride[d];
+                add(step_[d]);
+            } else {
+                offset_ += g.shard_stride[d];
+            }
+            return *this;
+        }
+        return *this;
+    }
+    constexpr void operator++(int) noexcept { ++*this; }
+    constexpr bool operator==(std::default_sentinel_t) const noexcept { return page_ >= end_; }
+
+private:
+    struct split_delta {
+        std::uint32_t major, minor;
+    };
+    // shard ids are tracked as major * divisor + minor, so (bank, slot) needs no division.
+    constexpr split_delta split(std::uint32_t delta) const noexcept { return {delta / divisor_, delta % divisor_}; }
+    constexpr void add(split_delta s) noexcept {
+        major_ += s.major;
+        minor_ += s.minor;
+        if (minor_ >= divisor_) {
+            minor_ -= divisor_;
+            ++major_;
+        }
+    }
+    constexpr void sub(split_delta s) noexcept {
+        if (minor_ < s.minor) {
+            minor_ += divisor_ - s.minor;
+            major_ -= s.major + 1;
+        } else {
+            minor_ -= s.minor;
+            major_ -= s.major;
+        }
+    }
+
+    const accessor* a_ = nullptr;
+    std::uint32_t rank_ = 0, end_ = 0, divisor_ = 1;
+    std::uint32_t page_ = 0, offset_ = 0, major_ = 0, minor_ = 0;
+    std::array<std::uint32_t, max_rank> p_{}, r_{}, wrap_offset_{};
+    std::array<split_delta, max_rank> step_{}, wrap_{};
+};
+
+template <auto CT>
+class accessor<CT>::shard_iterator {
+public:
+    using value_type = page_ref;
+    using difference_type = std::ptrdiff_t;
+    constexpr shard_iterator() = default;
+    constexpr shard_iterator(const accessor& a, std::uint32_t shard_id) : a_(&a), rank_(a.rank()) {
+        const auto& g = a.geo();
+        std::array<std::uint32_t, max_rank> q{};
+        detail::shard_coord_of(a, shard_id, q);
+        left_ = 1;
+        for (std::uint32_t d = 0; d < rank_; ++d) {
+            const std::uint32_t rest = g.tensor[d] - q[d] * g.shard[d];
+            limit_[d] = rest < g.shard[d] ? rest : g.shard[d];
+            page_ += q[d] * g.shard[d] * g.tensor_stride[d];
+            left_ *= limit_[d];
+        }
+        const auto home = a.deal(shard_id);
+        bank_ = home.core;
+        offset_ = home.slot * g.shard_volume;
+    }
+    constexpr page_ref operator*() const noexcept { return {page_, bank_, offset_}; }
+    constexpr shard_iterator& operator++() noexcept {
+        const auto& g = a_->geo();
+        --left_;
+        for (std::uint32_t d = rank_; d-- > 0;) {
+            if (++r_[d] == limit_[d]) {  // past the shard's real extent: skip its padding
+                if (d == 0) return *this;
+                page_ -= (limit_[d] - 1) * g.tensor_stride[d];
+                offset_ -= (limit_[d] - 1) * g.shard_stride[d];
+                r_[d] = 0;
+                continue;
+            }
+            page_ += g.tensor_stride[d];
+            offset_ += g.shard_stride[d];
+            return *this;
+        }
+        return *this;
+    }
+    constexpr void operator++(int) noexcept { ++*this; }
+    constexpr bool operator==(std::default_sentinel_t) const noexcept { return left_ == 0; }
+    [[nodiscard]] constexpr std::uint32_t remaining() const noexcept { return left_; }
+
+private:
+    const accessor* a_ = nullptr;
+    std::uint32_t rank_ = 0, page_ = 0, bank_ = 0, offset_ = 0, left_ = 0;
+    std::array<std::uint32_t, max_rank> r_{}, limit_{};
+};
+
+template <auto CT>
+class accessor<CT>::local_iterator {
+public:
+    using value_type = page_ref;
+    using difference_type = std::ptrdiff_t;
+    constexpr local_iterator() = default;
+    constexpr local_iterator(const accessor& a, std::uint32_t bank)
+        : a_(&a), bank_(bank), slots_(a.shards_in_bank(bank)) {
+        if (slots_ != 0) shard_ = shard_iterator(a, a.shard_in_slot(bank_, 0));
+    }
+    constexpr page_ref operator*() const noexcept { return *shard_; }
+    constexpr local_iterator& operator++() noexcept {
+        ++shard_;
+        if (shard_ == std::default_sentinel && ++slot_ < slots_)
+            shard_ = shard_iterator(*a_, a_->shard_in_slot(bank_, slot_));
+        return *this;
+    }
+    constexpr void operator++(int) noexcept { ++*this; }
+    constexpr bool operator==(std::default_sentinel_t) const noexcept { return slot_ >= slots_; }
+
+private:
+    const accessor* a_ = nullptr;
+    std::uint32_t bank_ = 0, slots_ = 0, slot_ = 0;
+    shard_iterator shard_{};
+};
+
+// Runs f(accessor) for all-runtime words, choosing the deal rule from the config word.
+template <class F>
+decltype(auto) with_runtime_accessor(const accessor_words& w, std::uint32_t bank_base, std::uint32_t page_size, F&& f) {
+    if (w.compile_time.size() != 1)
+        detail::reject_args("args_length", "with_runtime_accessor needs exactly the config word at compile time");
+    if (w.compile_time[0] == runtime_round_robin[0])
+        return f(accessor<runtime_round_robin>(w.runtime, bank_base, page_size));
+    if (w.compile_time[0] == runtime_contiguous[0])
+        return f(accessor<runtime_contiguous>(w.runtime, bank_base, page_size));
+    detail::reject_args("args_config", "config word is not an all-runtime config");
+}
+
+}  // namespace ndshard

@@ -1,0 +1,205 @@
+// ndshard/distribution.hpp - a validated spec and everything derived from it.
+//
+// make_distribution is the ONE place a spec is checked (rules and their order:
+// docs/rules.md). Everything downstream - host mapping, accessor words, the simulated
+// device - takes a distribution and may assume its limits: every page id, shard id,
+// device page offset and byte address fits in 32 bits.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ndshard/checked.hpp"
+#include "ndshard/error.hpp"
+#include "ndshard/layout.hpp"
+#include "ndshard/spec.hpp"
+
+namespace ndshard {
+
+inline constexpr std::uint64_t max_cores = 65536;
+inline constexpr std::uint64_t max_core_coord = 0xFFFF;
+
+struct distribution {
+    distribution_spec spec;             // as given
+    shape tensor_pages;                 // page grid in the tensor's rank; page ids are row-major over it
+    shape shard_pages;                  // shard shape in pages
+    page_layout layout;                 // folded to the shard rank; answers every mapping question
+    std::vector<core_coord> cores;      // effective core list (grid_2d: trimmed, in shard order)
+    std::uint64_t page_size = 0;        // bytes
+    std::uint64_t aligned_page_size = 0;
+    std::uint64_t bank_base = 0;
+
+    // [3,7,5]/[2,2,2] on a 2x3 grid: 4 slots of 8 pages -> 32 reserved pages per core.
+    [[nodiscard]] std::uint64_t reserved_pages_per_core() const noexcept { return layout.reserved_pages_per_core(); }
+    [[nodiscard]] std::uint64_t num_pages() const noexcept { return layout.num_pages; }
+    [[nodiscard]] std::uint64_t num_shards() const noexcept { return layout.num_shards; }
+    // Byte address of a device page offset in its bank (offset in pages).
+    [[nodiscard]] std::uint64_t byte_address(std::uint64_t device_offset) const noexcept {
+        return bank_base + device_offset * aligned_page_size;
+    }
+    // Page coordinate in the tensor's own rank -> page id.
+    template <class Coord>
+    [[nodiscard]] std::uint64_t page_id_of(const Coord& coord) const noexcept {
+        const shape st = strides_of(tensor_pages);
+        std::uint64_t id = 0;
+        for (std::size_t d = 0; d < tensor_pages.rank(); ++d) id += static_cast<std::uint64_t>(coord[d]) * st[d];
+        return id;
+    }
+};
+
+namespace detail {
+
+[[noreturn]] inline void reject(const char* rule, const std::string& message) {
+    throw spec_error(rule, message + " [rule " + rule + "]");
+}
+
+inline std::string show(std::uint64_t v) {
+    return v == saturated ? std::string(">= 2^64") : std::to_string(v);
+}
+
+// ceil(T/S) per dim and the 2D view (Gh, Gw) grid_2d deals over.
+inline std::pair<std::uint64_t, std::uint64_t> grid_2d_view(const shape& grid) {
+    std::uint64_t gh = 1;
+    for (std::size_t d = 0; d + 1 < grid.rank(); ++d) gh = sat_mul(gh, grid[d]);
+    return {gh, grid.back()};
+}
+
+// Cores of the one grid_2d range, trimmed and in shard order: shard (i, j) of the
+// [Gh, Gw] view lands on (x0+j, y0+i) row_major, (x0+i, y0+j) col_major.
+inline std::vector<core_coord> grid_2d_cores(core_range r, orientation o, std::uint64_t gh, std::uint64_t gw) {
+    std::vector<core_coord> out;
+    out.reserve(gh * gw);
+    for (std::uint64_t i = 0; i < gh; ++i)
+        for (std::uint64_t j = 0; j < gw; ++j) {
+            const auto a = static_cast<std::uint32_t>(i);
+            const auto b = static_cast<std::uint32_t>(j);
+            out.push_back(o == orientation::row_major ? core_coord{r.start.x + b, r.start.y + a}
+                                                      : core_coord{r.start.x + a, r.start.y + b});
+        }
+    return out;
+}
+
+}  // namespace detail
+
+// Checks a spec against docs/rules.md (first failing rule wins) and derives the rest.
+// {[3,7,5], [2,2,2], 2x3 grid} -> 24 shards, 4 per core, 6 cores.
+inline distribution make_distribution(const distribution_spec& spec) {
+    using detail::reject;
+    using detail::show;
+    const shape& t = spec.tensor;
+    const shape& s = spec.shard;
+    if (t.rank() < 1 || t.rank() > max_rank)
+        reject("rank", "tensor rank " + std::to_string(t.rank()) + " is not in 1..8");
+    if (s.rank() < 1 || s.rank() > t.rank())
+        reject("shard_rank", "shard rank " + std::to_string(s.rank()) + " is not in 1..tensor rank " +
+                                 std::to_string(t.rank()));
+    for (std::size_t d = 0; d < s.rank(); ++d)
+        if (s[d] == 0)
+            reject("zero_shard_dim", "shard " + to_string(s) + " has a 0 in dim " + std::to_string(d) +
+                                         "; shard dims must be >= 1");
+    if (spec.page.kind == page_kind::tile) {
+        if (s.rank() < 2) reject("tile", "tile layout needs a shard of rank >= 2, got " + to_string(s));
+        if (spec.page.tile_h == 0 || spec.page.tile_w == 0)
+            reject("tile", "tile " + std::to_string(spec.page.tile_h) + "x" + std::to_string(spec.page.tile_w) +
+                               " has a zero side");
+    }
+    if (spec.element_size == 0) reject("element_size", "element size 0; it must be >= 1 byte");
+    if (spec.alignment == 0 || (spec.alignment & (spec.alignment - 1)) != 0)
+        reject("alignment", "alignment " + std::to_string(spec.alignment) + " is not a power of two");
+    if (spec.cores.empty()) reject("no_cores", "the core list is empty");
+    std::uint64_t core_count = 0;
+    for (const core_range& r : spec.cores) {
+        if (r.start.x > r.end.x || r.start.y > r.end.y)
+            reject("bad_range", "core range " + to_string(r) + " has start > end");
+        if (r.end.x > max_core_coord || r.end.y > max_core_coord)
+            reject("core_coord", "core range " + to_string(r) + " has a coordinate > 65535");
+        core_count += (std::uint64_t{r.end.x} - r.start.x + 1) * (std::uint64_t{r.end.y} - r.start.y + 1);
+        if (core_count > max_cores)
+            reject("too_many_cores", "the core list has " + std::to_string(core_count) +
+                                         "+ cores; at most 65536 are allowed");
+    }
+    std::vector<core_coord> listed;
+    listed.reserve(core_count);
+    for (const core_range& r : spec.cores) append_range(listed, r, spec.orient);
+    {
+        std::vector<core_coord> sorted = listed;
+        std::sort(sorted.begin(), sorted.end(),
+                  [](core_coord a, core_coord b) { return a.x != b.x ? a.x < b.x : a.y < b.y; });
+        auto dup = std::adjacent_find(sorted.begin(), sorted.end());
+        if (dup != sorted.end()) reject("duplicate_core", "core " + to_string(*dup) + " is listed twice");
+    }
+    if (spec.strat == strategy::grid_2d && spec.cores.size() != 1)
+        reject("grid_2d_ranges", "grid_2d takes exactly one core range, got " + std::to_string(spec.cores.size()));
+
+    // Pages (SEMANTICS section 1).
+    shape tp = t;
+    shape sp = s;
+    std::uint64_t page_size = spec.element_size;
+    switch (spec.page.kind) {
+        case page_kind::pages: break;
+        case page_kind::tile:
+            page_size = sat_mul(sat_mul(spec.page.tile_h, spec.page.tile_w), spec.element_size);
+            for (shape* x : {&tp, &sp}) {
+                (*x)[x->rank() - 1] = ceil_div((*x)[x->rank() - 1], spec.page.tile_w);
+                (*x)[x->rank() - 2] = ceil_div((*x)[x->rank() - 2], spec.page.tile_h);
+            }
+            break;
+        case page_kind::row_major:
+            page_size = sat_mul(s.back(), spec.element_size);
+            tp.back() = ceil_div(tp.back(), s.back());
+            sp.back() = 1;
+            break;
+    }
+    const shape folded = fold_to_rank(tp, sp.rank());
+    const shape grid = grid_of(folded, sp);
+
+    std::vector<core_coord> cores = std::move(listed);
+    if (spec.strat == strategy::grid_2d) {
+        const auto [gh, gw] = detail::grid_2d_view(grid);
+        const core_range r = spec.cores.front();
+        const std::uint64_t width = std::uint64_t{r.end.x} - r.start.x + 1;
+        const std::uint64_t height = std::uint64_t{r.end.y} - r.start.y + 1;
+        const bool row = spec.orient == orientation::row_major;
+        if ((row ? gw : gh) > width || (row ? gh : gw) > height)
+            reject("grid_2d_fit", "shard grid " + show(gh) + "x" + show(gw) + " (rows x cols) does not fit core range " +
+                                      to_string(r) + " (" + std::to_string(width) + " wide, " +
+                                      std::to_string(height) + " high) in " + to_string(spec.orient));
+        cores = detail::grid_2d_cores(r, spec.orient, gh, gw);
+    }
+
+    // 32-bit device limits (host counts stay 64-bit).
+    for (auto d : tp)
+        if (d >= two_pow_32)
+            reject("tensor_pages_32bit", "tensor page dim " + show(d) + " of " + to_string(tp) + " does not fit 32 bits");
+    if (volume_of(tp, true) >= two_pow_32)
+        reject("tensor_pages_32bit", "tensor page grid " + to_string(tp) + " spans " + show(volume_of(tp, true)) +
+                                         " page ids (zero dims counted as 1); the limit is 2^32-1");
+    for (auto d : sp)
+        if (d >= two_pow_32)
+            reject("shard_pages_32bit", "shard page dim " + show(d) + " of " + to_string(sp) + " does not fit 32 bits");
+    if (volume_of(sp) >= two_pow_32)
+        reject("shard_pages_32bit", "shard " + to_string(sp) + " holds " + show(volume_of(sp)) +
+                                        " pages; the limit is 2^32-1");
+    const std::uint64_t aligned = page_size == saturated ? saturated
+                                                         : sat_mul(ceil_div(page_size, spec.alignment), spec.alignment);
+    if (aligned >= two_pow_32)
+        reject("page_size_32bit", "aligned page size " + show(aligned) + " bytes does not fit 32 bits");
+
+    const page_layout layout = make_page_layout(folded, sp, cores.size(),
+                                                spec.strat == strategy::contiguous_1d ? deal_rule::contiguous
+                                                                                      : deal_rule::round_robin,
+                                                spec.strat == strategy::grid_2d);
+    if (spec.bank_base >= two_pow_32)
+        reject("address_32bit", "bank base " + show(spec.bank_base) + " does not fit 32 bits");
+    const std::uint64_t end = sat_add(spec.bank_base, sat_mul(layout.reserved_pages_per_core(), aligned));
+    if (end > two_pow_32)
+        reject("address_32bit", "bank base " + show(spec.bank_base) + " + " +
+                                    show(layout.reserved_pages_per_core()) + " reserved pages x " + show(aligned) +
+                                    " bytes ends at " + show(end) + ", past 2^32");
+
+    return distribution{spec, tp, sp, layout, std::move(cores), page_size, aligned, spec.bank_base};
+}
+
+}  // namespace ndshard

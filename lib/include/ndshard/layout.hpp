@@ -1,0 +1,210 @@
+// ndshard/layout.hpp - the page-level layout: shapes in pages, P cores, a strategy.
+//
+// A page_layout is what all mapping questions are answered from on the host. It is a
+// constexpr value with no allocation, so the conformance vectors of SEMANTICS.md are
+// proven at compile time (lib/include/ndshard/conformance.hpp). Its formulas come from
+// detail/place.hpp; the accessor instantiates the same ones for the device.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "ndshard/checked.hpp"
+#include "ndshard/detail/place.hpp"
+#include "ndshard/shape.hpp"
+#include "ndshard/spec.hpp"
+
+namespace ndshard {
+
+// How shards are dealt once the core list is fixed. grid_2d deals like round robin over
+// its trimmed core list (one shard per core), so two rules cover all three strategies.
+enum class deal_rule : std::uint8_t { round_robin, contiguous };
+
+struct page_layout {
+    shape tensor;        // folded page grid: rank == rank(shard)
+    shape shard;         // shard shape in pages
+    shape grid;          // G[d] = ceil(T[d]/S[d])
+    shape tensor_stride, shard_stride, grid_stride;
+    std::uint64_t num_pages = 0;
+    std::uint64_t num_shards = 0;
+    std::uint64_t shard_volume = 0;
+    std::uint64_t num_cores = 0;            // P: the effective core list's length
+    deal_rule rule = deal_rule::round_robin;
+    std::uint64_t shards_per_block = 0;     // contiguous: k = ceil(vol(G)/P)
+    std::uint64_t max_shards_per_core = 0;  // slots every core reserves
+
+    [[nodiscard]] constexpr std::size_t rank() const noexcept { return tensor.rank(); }
+    [[nodiscard]] constexpr std::uint64_t reserved_pages_per_core() const noexcept {
+        return max_shards_per_core * shard_volume;
+    }
+
+    // --- geometry interface for detail/place.hpp (64-bit, plain division) ---
+    template <class F>
+    constexpr void for_each_dim_reversed(F&& f) const {
+        for (std::size_t d = rank(); d-- > 0;) f(d);
+    }
+    constexpr std::uint64_t tensor_div(std::size_t d, std::uint64_t n) const { return n / tensor[d]; }
+    constexpr std::uint64_t tensor_extent(std::size_t d) const { return tensor[d]; }
+    constexpr std::uint64_t shard_div(std::size_t d, std::uint64_t n) const { return n / shard[d]; }
+    constexpr std::uint64_t shard_extent(std::size_t d) const { return shard[d]; }
+    constexpr std::uint64_t grid_div(std::size_t d, std::uint64_t n) const { return n / grid[d]; }
+    constexpr std::uint64_t grid_extent(std::size_t d) const { return grid[d]; }
+    constexpr std::uint64_t grid_stride_of(std::size_t d) const { return grid_stride[d]; }
+    constexpr std::uint64_t shard_stride_of(std::size_t d) const { return shard_stride[d]; }
+    constexpr std::uint64_t shard_volume_of() const { return shard_volume; }
+    constexpr deal_result<std::uint64_t> deal(std::uint64_t s) const {
+        if (rule == deal_rule::round_robin) return {s % num_cores, s / num_cores};
+        return {s / shards_per_block, s % shards_per_block};
+    }
+
+    // --- questions (arguments must be in range: page < num_pages etc.) ---
+
+    // [3,7,5]/[2,2,2], 6 cores: locate(20) -> shard 6, core 0, slot 1, device offset 8.
+    [[nodiscard]] constexpr page_place<std::uint64_t> locate(std::uint64_t page) const;
+    // Coordinate in the folded rank.
+    template <class Coord>
+    [[nodiscard]] constexpr page_place<std::uint64_t> locate_coord(const Coord& c) const;
+
+    // Shard id -> (core, slot); its first page sits at slot * vol(S).
+    [[nodiscard]] constexpr deal_result<std::uint64_t> shard_home(std::uint64_t s) const { return deal(s); }
+
+    // Inverse map: (core, device page offset) -> page id, or nullopt for a padding slot
+    // (also for an offset past the core's reservation).
+    // @post for every page p: page_at(locate(p).core, locate(p).device_offset) == p
+    [[nodiscard]] constexpr std::optional<std::uint64_t> page_at(std::uint64_t core, std::uint64_t offset) const;
+
+    // Shards dealt to a core: round robin gives vol(G)/P + (c < vol(G)%P).
+    [[nodiscard]] constexpr std::uint64_t shards_on_core(std::uint64_t core) const noexcept;
+    // The shard id held in a core's slot, or nullopt past the last shard.
+    [[nodiscard]] constexpr std::optional<std::uint64_t> shard_in_slot(std::uint64_t core, std::uint64_t slot) const noexcept;
+    // Real (non-padding) pages of one shard: prod_d min(S[d], T[d] - q[d]*S[d]).
+    [[nodiscard]] constexpr std::uint64_t pages_in_shard(std::uint64_t s) const noexcept;
+    // Real pages of one core.
+    [[nodiscard]] constexpr std::uint64_t pages_on_core(std::uint64_t core) const noexcept;
+    // Cores holding at least one shard.
+    [[nodiscard]] constexpr std::uint64_t cores_with_data() const noexcept;
+};
+
+// Row-major strides: strides_of([3,7,5]) == [35,5,1].
+constexpr shape strides_of(const shape& s) noexcept {
+    shape st = s;
+    std::uint64_t acc = 1;
+    for (std::size_t d = s.rank(); d-- > 0;) {
+        st[d] = acc;
+        acc = sat_mul(acc, s[d]);
+    }
+    return st;
+}
+
+// Fold leading dims so the rank becomes r: fold_to_rank([2,3,4,5], 2) == [24,5]. Saturates.
+constexpr shape fold_to_rank(const shape& t, std::size_t r) noexcept {
+    shape out;
+    const std::size_t extra = t.rank() - r;
+    std::uint64_t lead = 1;
+    for (std::size_t d = 0; d <= extra; ++d) lead = sat_mul(lead, t[d]);
+    out.push_back(lead);
+    for (std::size_t d = extra + 1; d < t.rank(); ++d) out.push_back(t[d]);
+    return out;
+}
+
+// Shard grid: grid_of([3,7,5],[2,2,2]) == [2,4,3]; a zero tensor dim gives a zero grid dim.
+constexpr shape grid_of(const shape& tensor, const shape& shard) noexcept {
+    shape g;
+    for (std::size_t d = 0; d < tensor.rank(); ++d) g.push_back(ceil_div(tensor[d], shard[d]));
+    return g;
+}
+
+// Unchecked: expects page shapes that passed make_distribution's rules (or, in
+// compile-time tests, shapes known to be valid). rank(tensor) == rank(shard).
+// [3,7,5]/[2,2,2] on 6 cores round robin -> 24 shards, 4 per core.
+constexpr page_layout make_page_layout(const shape& tensor, const shape& shard, std::uint64_t num_cores,
+                                       deal_rule rule, bool one_shard_per_core = false) noexcept {
+    page_layout l;
+    l.tensor = tensor;
+    l.shard = shard;
+    l.grid = grid_of(tensor, shard);
+    l.tensor_stride = strides_of(tensor);
+    l.shard_stride = strides_of(shard);
+    l.grid_stride = strides_of(l.grid);
+    l.num_pages = volume_of(tensor);
+    l.num_shards = volume_of(l.grid);
+    l.shard_volume = volume_of(shard);
+    l.num_cores = num_cores;
+    l.rule = rule;
+    const std::uint64_t per_core = num_cores == 0 ? 0 : ceil_div(l.num_shards, num_cores);
+    l.shards_per_block = rule == deal_rule::contiguous ? per_core : 0;
+    l.max_shards_per_core = one_shard_per_core ? (l.num_shards == 0 ? 0 : 1) : per_core;
+    return l;
+}
+
+constexpr page_place<std::uint64_t> page_layout::locate(std::uint64_t page) const {
+    return detail::place_page(*this, page);
+}
+
+template <class Coord>
+constexpr page_place<std::uint64_t> page_layout::locate_coord(const Coord& c) const {
+    return detail::place_coord<page_layout, std::uint64_t>(*this, c);
+}
+
+constexpr std::optional<std::uint64_t> page_layout::shard_in_slot(std::uint64_t core, std::uint64_t slot) const noexcept {
+    if (core >= num_cores || slot >= max_shards_per_core) return std::nullopt;
+    const std::uint64_t s = rule == deal_rule::round_robin ? slot * num_cores + core : core * shards_per_block + slot;
+    if (s >= num_shards) return std::nullopt;
+    return s;
+}
+
+constexpr std::optional<std::uint64_t> page_layout::page_at(std::uint64_t core, std::uint64_t offset) const {
+    if (shard_volume == 0 || offset >= reserved_pages_per_core()) return std::nullopt;
+    const auto s = shard_in_slot(core, offset / shard_volume);
+    if (!s) return std::nullopt;
+    shape q = grid;
+    detail::shard_coord_of(*this, *s, q);
+    std::uint64_t in = offset % shard_volume;
+    std::uint64_t page = 0;
+    for (std::size_t d = rank(); d-- > 0;) {
+        const std::uint64_t r = in % shard[d];
+        in /= shard[d];
+        const std::uint64_t p = q[d] * shard[d] + r;
+        if (p >= tensor[d]) return std::nullopt;  // padding: past the tensor's edge
+        page += p * tensor_stride[d];
+    }
+    return page;
+}
+
+constexpr std::uint64_t page_layout::shards_on_core(std::uint64_t core) const noexcept {
+    if (core >= num_cores) return 0;
+    if (rule == deal_rule::round_robin) {
+        const std::uint64_t n = num_shards / num_cores + (core < num_shards % num_cores ? 1 : 0);
+        return n < max_shards_per_core ? n : max_shards_per_core;
+    }
+    const std::uint64_t first = core * shards_per_block;
+    if (first >= num_shards) return 0;
+    const std::uint64_t left = num_shards - first;
+    return left < shards_per_block ? left : shards_per_block;
+}
+
+constexpr std::uint64_t page_layout::pages_in_shard(std::uint64_t s) const noexcept {
+    shape q = grid;
+    detail::shard_coord_of(*this, s, q);
+    std::uint64_t n = 1;
+    for (std::size_t d = 0; d < rank(); ++d) {
+        const std::uint64_t left = tensor[d] - q[d] * shard[d];
+        n *= left < shard[d] ? left : shard[d];
+    }
+    return n;
+}
+
+constexpr std::uint64_t page_layout::pages_on_core(std::uint64_t core) const noexcept {
+    std::uint64_t n = 0;
+    for (std::uint64_t slot = 0; slot < max_shards_per_core; ++slot)
+        if (auto s = shard_in_slot(core, slot)) n += pages_in_shard(*s);
+    return n;
+}
+
+constexpr std::uint64_t page_layout::cores_with_data() const noexcept {
+    if (num_shards == 0) return 0;
+    if (rule == deal_rule::round_robin) return num_shards < num_cores ? num_shards : num_cores;
+    return ceil_div(num_shards, shards_per_block);
+}
+
+}  // namespace ndshard
