@@ -1,0 +1,235 @@
+// evaluate(): spec -> model, applying docs/rules.md "Errors" in table order.
+#include <algorithm>
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "detail.hpp"
+
+namespace ndshard::oracle {
+namespace {
+
+using detail::ceil_div;
+using detail::range_string;
+using detail::shape_string;
+using detail::volume;
+
+const big two_to_32 = big(1) << 32;
+
+// rules.md: dims >= 0, sizes >= 1 (or a rule), coordinates unsigned. A negative value is
+// not a spec that can be rejected with a rule id: it cannot be written at all.
+void require_non_negative(const spec& s) {
+  auto check = [](const big& v, const std::string& what) {
+    if (v < 0) throw std::invalid_argument("oracle: " + what + " " + to_string(v) + " is negative");
+  };
+  for (const big& e : s.tensor) check(e, "tensor dim");
+  for (const big& e : s.shard) check(e, "shard dim");
+  check(s.tile_h, "tile_h");
+  check(s.tile_w, "tile_w");
+  check(s.element_size, "element_size");
+  check(s.alignment, "alignment");
+  check(s.bank_base, "bank_base");
+  for (const core_range& r : s.cores) {
+    check(r.x0, "core x0");
+    check(r.y0, "core y0");
+    check(r.x1, "core x1");
+    check(r.y1, "core y1");
+  }
+}
+
+bool is_power_of_two(const big& a) {
+  big p = 1;  // walk 1, 2, 4, ... until reaching a
+  while (p < a) p *= 2;
+  return p == a;
+}
+
+verdict reject(std::string rule, std::string message) {
+  return verdict{std::nullopt, std::move(rule), std::move(message)};
+}
+
+}  // namespace
+
+verdict evaluate(const spec& s) {
+  require_non_negative(s);
+  const std::size_t rank_t = s.tensor.size();
+  const std::size_t rank_s = s.shard.size();
+
+  // ---- Errors, in the order of the table ----------------------------------------------
+  if (rank_t < 1 || rank_t > 8)
+    return reject("rank", "tensor rank " + std::to_string(rank_t) + " is not in 1..8");
+  if (rank_s < 1 || rank_s > rank_t)
+    return reject("shard_rank", "shard rank " + std::to_string(rank_s) + " is not in 1.." +
+                                    std::to_string(rank_t) + " (the tensor rank)");
+  for (std::size_t d = 0; d < rank_s; ++d)
+    if (s.shard[d] == 0)
+      return reject("zero_shard_dim", "shard dim " + std::to_string(d) + " of " +
+                                          shape_string(s.shard) + " is 0");
+  if (s.page == page_kind::tile) {
+    if (rank_s < 2)
+      return reject("tile", "tile layout needs shard rank >= 2, shard " + shape_string(s.shard) +
+                                " has rank " + std::to_string(rank_s));
+    if (s.tile_h == 0 || s.tile_w == 0)
+      return reject("tile", "tile " + to_string(s.tile_h) + "x" + to_string(s.tile_w) +
+                                " has a zero dim");
+  }
+  if (s.element_size == 0) return reject("element_size", "element_size 0 is not >= 1");
+  if (s.alignment == 0) return reject("alignment", "alignment 0 is not a power of two");
+  if (!is_power_of_two(s.alignment))
+    return reject("alignment", "alignment " + to_string(s.alignment) + " is not a power of two");
+  if (s.cores.empty()) return reject("no_cores", "core list is empty");
+  for (std::size_t i = 0; i < s.cores.size(); ++i) {
+    const core_range& r = s.cores[i];
+    if (r.x0 > r.x1 || r.y0 > r.y1)
+      return reject("bad_range", "core range " + std::to_string(i) + " " + range_string(r) +
+                                     (r.x0 > r.x1 ? " has x0 > x1" : " has y0 > y1"));
+  }
+  for (std::size_t i = 0; i < s.cores.size(); ++i) {
+    const core_range& r = s.cores[i];
+    for (const big& v : {r.x0, r.y0, r.x1, r.y1})
+      if (v > 65535)
+        return reject("core_coord", "core coordinate " + to_string(v) + " in range " +
+                                        std::to_string(i) + " " + range_string(r) +
+                                        " exceeds 65535");
+  }
+  // Count before expanding: a single range may hold 2^32 cores.
+  big core_count = 0;
+  for (const core_range& r : s.cores) core_count += (r.x1 - r.x0 + 1) * (r.y1 - r.y0 + 1);
+  if (core_count > 65536)
+    return reject("too_many_cores",
+                  to_string(core_count) + " cores after expansion, more than 65536");
+  const std::vector<core_xy> expanded = expand_cores(s.cores, s.orient);
+  {
+    std::vector<std::pair<big, big>> seen;
+    for (const core_xy& c : expanded) seen.emplace_back(c.x, c.y);
+    std::sort(seen.begin(), seen.end());
+    for (std::size_t i = 1; i < seen.size(); ++i)
+      if (seen[i] == seen[i - 1])
+        return reject("duplicate_core", "core (" + to_string(seen[i].first) + "," +
+                                            to_string(seen[i].second) + ") appears twice");
+  }
+  if (s.strat == strategy::grid_2d && s.cores.size() != 1)
+    return reject("grid_2d_ranges", "grid_2d takes exactly one core range, got " +
+                                        std::to_string(s.cores.size()));
+
+  // ---- Conversion to pages (rules.md "Conversion to pages" 1-5) ----------------------
+  std::vector<big> T = s.tensor;  // becomes the tensor page shape, tensor rank
+  std::vector<big> S = s.shard;   // becomes the shard page shape
+  big page_size;
+  switch (s.page) {
+    case page_kind::tile:  // page = one h x w tile; X[-1] = ceil(X[-1]/w), X[-2] = ceil(X[-2]/h)
+      page_size = s.tile_h * s.tile_w * s.element_size;
+      for (std::vector<big>* X : {&T, &S}) {
+        const std::size_t n = X->size();
+        (*X)[n - 1] = ceil_div((*X)[n - 1], s.tile_w);
+        (*X)[n - 2] = ceil_div((*X)[n - 2], s.tile_h);
+      }
+      break;
+    case page_kind::row_major:  // page = one row of S[-1] elements; T[-1] = ceil(T[-1]/S[-1]), S[-1] = 1
+      page_size = S.back() * s.element_size;
+      T.back() = ceil_div(T.back(), S.back());
+      S.back() = 1;
+      break;
+    case page_kind::pages:  // already in pages; element_size is the page size
+      page_size = s.element_size;
+      break;
+  }
+  // Folding: the leading rank(T) - rank(S) + 1 tensor page dims multiply into one.
+  const std::size_t lead = rank_t - rank_s + 1;
+  std::vector<big> folded{volume(std::vector<big>(T.begin(), T.begin() + static_cast<std::ptrdiff_t>(lead)))};
+  folded.insert(folded.end(), T.begin() + static_cast<std::ptrdiff_t>(lead), T.end());
+  // Shard grid G[d] = ceil(T[d]/S[d]) (0 when T[d] = 0).
+  std::vector<big> G(rank_s);
+  for (std::size_t d = 0; d < rank_s; ++d) G[d] = ceil_div(folded[d], S[d]);
+  const big num_shards = volume(G);
+
+  // ---- Cores: the effective list ---------------------------------------------------------
+  std::vector<core_xy> effective = expanded;
+  if (s.strat == strategy::grid_2d) {
+    // The shard grid seen as 2D: Gw = G[-1], Gh = product of the other G (rank 1: 1).
+    const big Gw = G.back();
+    const big Gh = volume(std::vector<big>(G.begin(), G.end() - 1));
+    const core_range& r = s.cores.front();
+    const big width = r.x1 - r.x0 + 1, height = r.y1 - r.y0 + 1;
+    const bool row = s.orient == orientation::row_major;
+    // row_major needs Gw <= width and Gh <= height; col_major needs Gh <= width, Gw <= height.
+    const bool fits = row ? (Gw <= width && Gh <= height) : (Gh <= width && Gw <= height);
+    if (!fits)
+      return reject("grid_2d_fit",
+                    "grid_2d shard grid " + to_string(Gh) + " x " + to_string(Gw) +
+                        " (Gh x Gw) does not fit core range " + range_string(r) + " (" +
+                        to_string(width) + " wide, " + to_string(height) + " high) in " +
+                        (row ? "row_major" : "col_major"));
+    // Shard s = i*Gw + j lands on (x0+j, y0+i) (row_major) or (x0+i, y0+j) (col_major).
+    effective.clear();
+    for (big id = 0; id < num_shards; ++id) {
+      const big i = id / Gw, j = id % Gw;
+      effective.push_back(row ? core_xy{r.x0 + j, r.y0 + i} : core_xy{r.x0 + i, r.y0 + j});
+    }
+  }
+
+  // ---- 32-bit limits ------------------------------------------------------------------------
+  big tensor_volume_nonzero = 1;  // vol(tensor pages) with zero dims counted as 1
+  for (std::size_t d = 0; d < rank_t; ++d) {
+    if (T[d] >= two_to_32)
+      return reject("tensor_pages_32bit", "tensor page dim " + std::to_string(d) + " is " +
+                                              to_string(T[d]) + ", not below 2^32 (pages " +
+                                              shape_string(T) + ")");
+    tensor_volume_nonzero *= (T[d] == 0 ? big(1) : T[d]);
+  }
+  if (tensor_volume_nonzero >= two_to_32)
+    return reject("tensor_pages_32bit", "tensor page volume " + to_string(tensor_volume_nonzero) +
+                                            " of " + shape_string(T) + " is not below 2^32");
+  for (std::size_t d = 0; d < rank_s; ++d)
+    if (S[d] >= two_to_32)
+      return reject("shard_pages_32bit", "shard page dim " + std::to_string(d) + " is " +
+                                             to_string(S[d]) + ", not below 2^32 (pages " +
+                                             shape_string(S) + ")");
+  const big shard_volume = volume(S);
+  if (shard_volume >= two_to_32)
+    return reject("shard_pages_32bit", "shard page volume " + to_string(shard_volume) + " of " +
+                                           shape_string(S) + " is not below 2^32");
+  // aligned_page_size = round_up(page_size, alignment)
+  const big aligned_page_size = ceil_div(page_size, s.alignment) * s.alignment;
+  if (aligned_page_size >= two_to_32)
+    return reject("page_size_32bit", "aligned page size " + to_string(aligned_page_size) +
+                                         " is not below 2^32");
+
+  // ---- Distribution (rules.md "Distribution") ---------------------------------------------
+  const big P = effective.size();
+  big max_shards_per_core;
+  switch (s.strat) {
+    case strategy::round_robin_1d: max_shards_per_core = ceil_div(num_shards, P); break;
+    case strategy::contiguous_1d: max_shards_per_core = ceil_div(num_shards, P); break;  // k
+    case strategy::grid_2d: max_shards_per_core = num_shards < 1 ? num_shards : big(1); break;
+  }
+  const big reserved = max_shards_per_core * shard_volume;
+  const big end_address = s.bank_base + reserved * aligned_page_size;
+  if (end_address > two_to_32)
+    return reject("address_32bit", "bank_base " + to_string(s.bank_base) + " + " +
+                                       to_string(reserved) + " reserved pages * " +
+                                       to_string(aligned_page_size) + " bytes = " +
+                                       to_string(end_address) + " exceeds 2^32");
+  if (s.bank_base >= two_to_32)
+    return reject("address_32bit", "bank_base " + to_string(s.bank_base) + " is not below 2^32");
+
+  model m;
+  m.tensor_pages = T;
+  m.folded_tensor = folded;
+  m.shard_pages = S;
+  m.grid = G;
+  m.num_pages = volume(T);
+  m.num_shards = num_shards;
+  m.shard_volume = shard_volume;
+  m.max_shards_per_core = max_shards_per_core;
+  m.page_size = page_size;
+  m.aligned_page_size = aligned_page_size;
+  m.reserved_pages_per_core = reserved;
+  m.bank_base = s.bank_base;
+  m.strat = s.strat;
+  m.cores = std::move(effective);
+  return verdict{std::move(m), "", ""};
+}
+
+}  // namespace ndshard::oracle

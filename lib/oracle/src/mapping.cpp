@@ -1,0 +1,255 @@
+// The page <-> (core, offset) mapping of an accepted model (SEMANTICS sections 2 and 3).
+//
+// Two independent directions: locate() goes from a page to its shard by division
+// (SEMANTICS 2: "a page at coordinate p lies in shard sum((p[d]/S[d]) * Gstride[d])"),
+// while page_at() and the enumerations go from a shard to its pages by multiplication
+// (shard coordinate * S + in-shard coordinate). Property tests hold the two against
+// each other.
+#include <cstddef>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "detail.hpp"
+
+namespace ndshard::oracle {
+namespace {
+
+using detail::ceil_div;
+using detail::row_major_coord;
+using detail::row_major_index;
+using detail::to_index;
+
+void check_range(const big& v, const big& end, const std::string& what) {
+  if (v < 0 || v >= end)
+    throw std::out_of_range("oracle: " + what + " " + to_string(v) + " is not in [0, " +
+                            to_string(end) + ")");
+}
+
+void check_coord(const std::vector<big>& coord, const std::vector<big>& shape,
+                 const std::string& what) {
+  if (coord.size() != shape.size())
+    throw std::out_of_range("oracle: " + what + " " + detail::shape_string(coord) + " has rank " +
+                            std::to_string(coord.size()) + ", expected " +
+                            std::to_string(shape.size()));
+  for (std::size_t d = 0; d < shape.size(); ++d)
+    check_range(coord[d], shape[d], what + " dim " + std::to_string(d));
+}
+
+big byte_address(const model& m, const big& device_offset) {
+  // byte address = bank_base + offset * aligned_page_size
+  return m.bank_base + device_offset * m.aligned_page_size;
+}
+
+// rank(T) - rank(S) + 1 leading tensor page dims fold into one.
+std::size_t folded_lead(const model& m) {
+  return m.tensor_pages.size() - m.shard_pages.size() + 1;
+}
+
+// Tensor-rank page coordinate -> shard-rank coordinate: the leading dims, row-major, become one.
+std::vector<big> fold(const model& m, const std::vector<big>& p) {
+  const auto lead = static_cast<std::ptrdiff_t>(folded_lead(m));
+  const std::vector<big> leading(p.begin(), p.begin() + lead);
+  const std::vector<big> leading_shape(m.tensor_pages.begin(), m.tensor_pages.begin() + lead);
+  std::vector<big> q{row_major_index(leading, leading_shape)};
+  q.insert(q.end(), p.begin() + lead, p.end());
+  return q;
+}
+
+// Inverse of fold: split the outer folded coordinate back over the leading tensor dims.
+std::vector<big> unfold(const model& m, const std::vector<big>& q) {
+  const auto lead = static_cast<std::ptrdiff_t>(folded_lead(m));
+  const std::vector<big> leading_shape(m.tensor_pages.begin(), m.tensor_pages.begin() + lead);
+  std::vector<big> p = row_major_coord(q.front(), leading_shape);
+  p.insert(p.end(), q.begin() + 1, q.end());
+  return p;
+}
+
+struct placement {
+  big core_index, slot;
+};
+
+// SEMANTICS 3 / rules.md "Distribution": the core and slot of shard s.
+placement place_shard(const model& m, const big& s) {
+  const big P = m.cores.size();
+  switch (m.strat) {
+    case strategy::round_robin_1d:  // shard s -> core s % P, slot s / P
+      return {s % P, s / P};
+    case strategy::contiguous_1d: {  // k = ceil(vol(G)/P); shard s -> core s / k, slot s % k
+      const big& k = m.max_shards_per_core;
+      return {s / k, s % k};
+    }
+    case strategy::grid_2d:  // shard s -> effective core s, slot 0
+      return {s, 0};
+  }
+  throw std::logic_error("oracle: unknown strategy");
+}
+
+// The shard held in (core, slot), solving place_shard backwards; nullopt when that
+// reserved slot holds no shard.
+std::optional<big> shard_in_slot(const model& m, const big& core, const big& slot) {
+  const big P = m.cores.size();
+  big s;
+  switch (m.strat) {
+    case strategy::round_robin_1d: s = slot * P + core; break;
+    case strategy::contiguous_1d: s = core * m.max_shards_per_core + slot; break;
+    case strategy::grid_2d:
+      if (slot != 0) return std::nullopt;
+      s = core;
+      break;
+  }
+  if (s < m.num_shards) return s;
+  return std::nullopt;
+}
+
+// The page at in-shard offset o of shard s, or nullopt for a padding slot: an edge shard
+// keeps the full shard volume and its positions outside the tensor are padding.
+std::optional<big> page_in_shard(const model& m, const big& s, const big& o) {
+  const std::vector<big> g = row_major_coord(s, m.grid);
+  const std::vector<big> inner = row_major_coord(o, m.shard_pages);
+  std::vector<big> q(g.size());
+  for (std::size_t d = 0; d < q.size(); ++d) {
+    q[d] = g[d] * m.shard_pages[d] + inner[d];
+    if (q[d] >= m.folded_tensor[d]) return std::nullopt;
+  }
+  return row_major_index(unfold(m, q), m.tensor_pages);  // page ids are row-major over tensor_pages
+}
+
+// The math of locate() for a tensor-rank coordinate already known to be in range.
+location locate_coord(const model& m, const std::vector<big>& p) {
+  const std::vector<big> q = fold(m, p);
+  location loc;
+  std::vector<big> inner(q.size());
+  loc.shard_coord.resize(q.size());
+  for (std::size_t d = 0; d < q.size(); ++d) {
+    loc.shard_coord[d] = q[d] / m.shard_pages[d];
+    inner[d] = q[d] % m.shard_pages[d];
+  }
+  // shard sum((p[d]/S[d]) * Gstride[d]); offset sum((p[d]%S[d]) * Sstride[d]), full strides.
+  loc.shard_id = row_major_index(loc.shard_coord, m.grid);
+  loc.in_shard_offset = row_major_index(inner, m.shard_pages);
+  const placement pl = place_shard(m, loc.shard_id);
+  loc.core_index = pl.core_index;
+  loc.core = m.cores.at(to_index(pl.core_index));
+  loc.slot = pl.slot;
+  // Device offset: slot * vol(S) + in_shard_offset.
+  loc.device_offset = pl.slot * m.shard_volume + loc.in_shard_offset;
+  loc.byte_address = byte_address(m, loc.device_offset);
+  return loc;
+}
+
+}  // namespace
+
+location locate(const model& m, const big& page_id) {
+  check_range(page_id, m.num_pages, "page id");
+  return locate_coord(m, row_major_coord(page_id, m.tensor_pages));
+}
+
+location locate(const model& m, const std::vector<big>& page_coord) {
+  check_coord(page_coord, m.tensor_pages, "page coordinate");
+  return locate_coord(m, page_coord);
+}
+
+shard_home shard_location(const model& m, const big& shard_id) {
+  check_range(shard_id, m.num_shards, "shard id");
+  const placement pl = place_shard(m, shard_id);
+  const big device_offset = pl.slot * m.shard_volume;
+  return {pl.core_index, m.cores.at(to_index(pl.core_index)), pl.slot, device_offset,
+          byte_address(m, device_offset)};
+}
+
+shard_home shard_location(const model& m, const std::vector<big>& shard_coord) {
+  check_coord(shard_coord, m.grid, "shard coordinate");
+  return shard_location(m, row_major_index(shard_coord, m.grid));  // shards are row-major over G
+}
+
+std::optional<big> page_at(const model& m, const big& core_index, const big& device_offset) {
+  check_range(core_index, m.cores.size(), "core index");
+  check_range(device_offset, m.reserved_pages_per_core, "device offset");
+  // device offset = slot * vol(S) + in_shard_offset
+  const std::optional<big> s =
+      shard_in_slot(m, core_index, device_offset / m.shard_volume);
+  if (!s) return std::nullopt;
+  return page_in_shard(m, *s, device_offset % m.shard_volume);
+}
+
+big shards_on_core(const model& m, const big& core_index) {
+  check_range(core_index, m.cores.size(), "core index");
+  const big P = m.cores.size();
+  const big& N = m.num_shards;
+  switch (m.strat) {
+    case strategy::round_robin_1d:  // slots j with j*P + c < N
+      return core_index >= N ? big(0) : ceil_div(N - core_index, P);
+    case strategy::contiguous_1d: {  // slots j in [0, k) with c*k + j < N
+      const big& k = m.max_shards_per_core;
+      const big left = N - core_index * k;
+      return left <= 0 ? big(0) : (left < k ? left : k);
+    }
+    case strategy::grid_2d:  // one shard per effective core
+      return core_index < N ? big(1) : big(0);
+  }
+  throw std::logic_error("oracle: unknown strategy");
+}
+
+big pages_on_core(const model& m, const big& core_index) {
+  const big shards = shards_on_core(m, core_index);  // checks the range
+  bool any_padding = false;
+  for (std::size_t d = 0; d < m.grid.size(); ++d)
+    any_padding = any_padding || m.folded_tensor[d] % m.shard_pages[d] != 0;
+  if (!any_padding) return shards * m.shard_volume;  // every shard is full
+  // Walk the core's slots; a shard at grid coordinate g holds
+  // prod_d min(S[d], T[d] - g[d]*S[d]) real pages.
+  big pages = 0;
+  for (big slot = 0; slot < m.max_shards_per_core; ++slot) {
+    const std::optional<big> s = shard_in_slot(m, core_index, slot);
+    if (!s) continue;
+    const std::vector<big> g = row_major_coord(*s, m.grid);
+    big real = 1;
+    for (std::size_t d = 0; d < g.size(); ++d) {
+      const big rest = m.folded_tensor[d] - g[d] * m.shard_pages[d];
+      real *= (rest < m.shard_pages[d] ? rest : m.shard_pages[d]);
+    }
+    pages += real;
+  }
+  return pages;
+}
+
+std::vector<std::vector<std::optional<big>>> slot_table(const model& m) {
+  const big total = big(m.cores.size()) * m.reserved_pages_per_core;
+  if (total > slot_table_limit)
+    throw std::length_error("oracle: slot_table of " + to_string(total) + " slots exceeds " +
+                            std::to_string(slot_table_limit));
+  // Every core reserves max_shards_per_core * vol(S) slots, all padding until dealt.
+  std::vector<std::vector<std::optional<big>>> table(
+      m.cores.size(), std::vector<std::optional<big>>(to_index(m.reserved_pages_per_core)));
+  // Deal: enumerate shards, put each on its core and slot, walk the shard's slots.
+  for (big s = 0; s < m.num_shards; ++s) {
+    const placement pl = place_shard(m, s);
+    for (big o = 0; o < m.shard_volume; ++o)
+      table.at(to_index(pl.core_index)).at(to_index(pl.slot * m.shard_volume + o)) =
+          page_in_shard(m, s, o);
+  }
+  return table;
+}
+
+std::vector<big> pages_of_shard(const model& m, const big& shard_id) {
+  check_range(shard_id, m.num_shards, "shard id");
+  std::vector<big> pages;
+  for (big o = 0; o < m.shard_volume; ++o)
+    if (const std::optional<big> p = page_in_shard(m, shard_id, o)) pages.push_back(*p);
+  return pages;
+}
+
+std::vector<big> local_pages(const model& m, const big& core_index) {
+  check_range(core_index, m.cores.size(), "core index");
+  std::vector<big> pages;
+  for (big slot = 0; slot < m.max_shards_per_core; ++slot)
+    if (const std::optional<big> s = shard_in_slot(m, core_index, slot)) {
+      const std::vector<big> shard_pages = pages_of_shard(m, *s);
+      pages.insert(pages.end(), shard_pages.begin(), shard_pages.end());
+    }
+  return pages;
+}
+
+}  // namespace ndshard::oracle
