@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# Usage: scripts/verify.sh [options]
+#
+# The main verification job: installs missing dependencies, configures and builds a preset
+# (release by default), runs every property executable (ctest label `property`) directly
+# with RapidCheck max_success raised, then the fuzzing phase (when scripts/fuzz.sh exists),
+# and prints a summary table: property, cases run, PASS/FAIL/TIMEOUT, seed, wall seconds.
+#
+# Options (environment fallback in brackets):
+#   --cases N        RapidCheck max_success per property          [NDSHARD_VERIFY_CASES, 20000]
+#   --time S         overall time budget for the properties, shared among the executables;
+#                    a property cut off is reported as TIMEOUT     [NDSHARD_VERIFY_TIME, none]
+#   --seed S         RapidCheck seed (default: random, printed)   [NDSHARD_VERIFY_SEED]
+#   --jobs J         property executables run in parallel          [NDSHARD_JOBS, 2]
+#   --filter REGEX   only ctest tests property.<n> matching REGEX
+#   --preset P       configure/build preset                        [release]
+#   --no-build       skip install-deps, configure and build
+#   --fuzz-time S    time for the fuzzing phase                    [FUZZ_TIME, 180]
+#   --no-fuzz        skip the fuzzing phase
+# An exported RC_PARAMS is passed on, except max_success/seed/verbose_progress/reproduce.
+# Exit status: non-zero if any property fails (or crashes), the fuzzing phase fails, or no
+# property was found. TIMEOUT alone does not fail the job, but is reported.
+set -uo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+
+cases=${NDSHARD_VERIFY_CASES:-20000}
+time_budget=${NDSHARD_VERIFY_TIME:-}
+seed=${NDSHARD_VERIFY_SEED:-}
+jobs=${NDSHARD_JOBS:-2}
+filter=""
+preset=release
+build=1
+fuzz=1
+fuzz_time=${FUZZ_TIME:-180}
+
+usage() { sed -n '2,24p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+need_value() { [[ $# -ge 2 && -n "$2" ]] || { echo "verify.sh: $1 needs a value" >&2; exit 2; }; }
+
+while (($# > 0)); do
+  case "$1" in
+    --cases) need_value "$@"; cases=$2; shift 2 ;;
+    --time) need_value "$@"; time_budget=$2; shift 2 ;;
+    --seed) need_value "$@"; seed=$2; shift 2 ;;
+    --jobs) need_value "$@"; jobs=$2; shift 2 ;;
+    --filter) need_value "$@"; filter=$2; shift 2 ;;
+    --preset) need_value "$@"; preset=$2; shift 2 ;;
+    --fuzz-time) need_value "$@"; fuzz_time=$2; shift 2 ;;
+    --no-build) build=0; shift ;;
+    --no-fuzz) fuzz=0; shift ;;
+    -h|--help) usage; exit 0 ;;
+    *) echo "verify.sh: unknown argument '$1'" >&2; usage >&2; exit 2 ;;
+  esac
+done
+
+for v in cases jobs fuzz_time; do
+  [[ "${!v}" =~ ^[0-9]+$ ]] || { echo "verify.sh: --${v/_/-} must be a non-negative integer" >&2; exit 2; }
+done
+[[ -z "$time_budget" || "$time_budget" =~ ^[0-9]+$ ]] || { echo "verify.sh: --time must be an integer (seconds)" >&2; exit 2; }
+[[ -z "$seed" || "$seed" =~ ^[0-9]+$ ]] || { echo "verify.sh: --seed must be an integer" >&2; exit 2; }
+
+started=$SECONDS
+
+if ((build)); then
+  bash "$root/scripts/install-deps.sh" || exit 1
+  echo "=== verify: configure + build preset '$preset'"
+  cmake --preset "$preset" || { echo "verify.sh: configure failed" >&2; exit 1; }
+  cmake --build --preset "$preset" -j"$jobs" || { echo "verify.sh: build failed" >&2; exit 1; }
+fi
+
+# Every configure preset in CMakePresets.json uses binaryDir ${sourceDir}/build/${presetName}.
+build_dir="$root/build/$preset"
+[[ -d "$build_dir" ]] || { echo "verify.sh: build directory $build_dir does not exist" >&2; exit 1; }
+
+# ---------------------------------------------------------------------------
+# Phase 1: properties
+# ---------------------------------------------------------------------------
+echo "=== verify: properties"
+prop_summary="$build_dir/verify-properties.txt"
+rm -f "$prop_summary"
+prop_args=(--build-dir "$build_dir" --cases "$cases" --jobs "$jobs" --summary-file "$prop_summary")
+[[ -n "$time_budget" ]] && prop_args+=(--time "$time_budget")
+[[ -n "$seed" ]] && prop_args+=(--seed "$seed")
+[[ -n "$filter" ]] && prop_args+=(--filter "$filter")
+python3 "$root/scripts/run_properties.py" "${prop_args[@]}"
+prop_rc=$?
+
+# ---------------------------------------------------------------------------
+# Phase 2: fuzzing -- HOOK for the fuzzing helper.
+# fuzz_phase is a no-op unless scripts/fuzz.sh exists; then it runs
+#   scripts/fuzz.sh --time <FUZZ_TIME, default 180>
+# Contract for scripts/fuzz.sh: exit non-zero on a finding or error; print a summary. If it
+# writes a summary to the file named by $NDSHARD_FUZZ_SUMMARY_FILE, that file is shown in
+# the final report; otherwise the last 20 lines of its output are.
+# ---------------------------------------------------------------------------
+fuzz_rc=0
+fuzz_summary=""
+fuzz_phase() {
+  if ((fuzz == 0)); then
+    fuzz_summary="fuzzing: skipped (--no-fuzz)"
+    return 0
+  fi
+  if [[ ! -f "$root/scripts/fuzz.sh" ]]; then
+    fuzz_summary="fuzzing: skipped (scripts/fuzz.sh not present)"
+    return 0
+  fi
+  echo "=== verify: fuzzing (${fuzz_time} s)"
+  local log="$build_dir/verify-fuzz.log"
+  local summary_file="$build_dir/verify-fuzz-summary.txt"
+  rm -f "$summary_file"
+  NDSHARD_FUZZ_SUMMARY_FILE="$summary_file" bash "$root/scripts/fuzz.sh" --time "$fuzz_time" 2>&1 | tee "$log"
+  local rc=${PIPESTATUS[0]}
+  if [[ -s "$summary_file" ]]; then
+    fuzz_summary=$(cat "$summary_file")
+  else
+    fuzz_summary=$(tail -n 20 "$log")
+  fi
+  fuzz_summary+=$'\n'"fuzzing: exit status $rc (log: $log)"
+  return "$rc"
+}
+fuzz_phase
+fuzz_rc=$?
+
+# ---------------------------------------------------------------------------
+# Report
+# ---------------------------------------------------------------------------
+echo
+echo "================================ verify summary ================================"
+if [[ -s "$prop_summary" ]]; then
+  cat "$prop_summary"
+else
+  echo "properties: no summary (run_properties.py exit status $prop_rc)"
+fi
+echo
+echo "$fuzz_summary"
+echo
+elapsed=$((SECONDS - started))
+if ((prop_rc == 0 && fuzz_rc == 0)); then
+  echo "verify: OK (${elapsed} s)"
+  exit 0
+fi
+reasons=()
+((prop_rc != 0)) && reasons+=("properties (status $prop_rc)")
+((fuzz_rc != 0)) && reasons+=("fuzzing (status $fuzz_rc)")
+echo "verify: FAILED: ${reasons[*]} (${elapsed} s)"
+exit 1
