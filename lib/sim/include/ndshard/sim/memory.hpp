@@ -1,0 +1,72 @@
+// ndshard/sim/memory.hpp - one NoC endpoint's memory: a byte array and its live buffers.
+//
+// The byte array is real but grows on demand up to the highest live allocation, so a
+// large device with a few busy cores stays cheap. Bytes outside every live allocation
+// are never read or written: the device checks each access against `find` first.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "ndshard/spec.hpp"
+
+namespace ndshard::sim {
+
+enum class memory_kind : std::uint8_t { l1, dram };
+
+constexpr const char* to_string(memory_kind k) noexcept { return k == memory_kind::l1 ? "L1" : "DRAM"; }
+
+// A live buffer's byte range [begin, end) in one memory.
+struct allocation {
+    std::uint64_t begin = 0;
+    std::uint64_t end = 0;
+    std::uint32_t buffer = 0;  // buffer_id value
+    std::string name;
+};
+
+// "buffer 'b' #3 [0x40, 0x80)"
+std::string describe(const allocation& a);
+// "0x1f40"
+std::string hex(std::uint64_t v);
+
+class memory {
+public:
+    memory(memory_kind kind, core_coord where, std::uint64_t capacity, std::string label);
+
+    [[nodiscard]] memory_kind kind() const noexcept { return kind_; }
+    [[nodiscard]] core_coord coord() const noexcept { return where_; }
+    [[nodiscard]] std::uint64_t capacity() const noexcept { return capacity_; }
+    // "L1 of core (2,1)", "DRAM bank 3 at (6,3)"
+    [[nodiscard]] const std::string& label() const noexcept { return label_; }
+    // Sorted by address, never overlapping.
+    [[nodiscard]] const std::vector<allocation>& live() const noexcept { return live_; }
+
+    // True when [begin, end) is inside the capacity and overlaps no live allocation.
+    [[nodiscard]] bool is_free(std::uint64_t begin, std::uint64_t end) const noexcept;
+    // The live allocation holding byte `addr`, or nullptr.
+    [[nodiscard]] const allocation* find(std::uint64_t addr) const noexcept;
+    // The closest live allocation below `addr` (for messages), or nullptr.
+    [[nodiscard]] const allocation* below(std::uint64_t addr) const noexcept;
+
+    // Records an allocation (the caller checked is_free) and fills it with `fill`.
+    // Empty ranges are not recorded: they hold no byte to access.
+    void reserve(allocation a, std::byte fill);
+    void release(std::uint32_t buffer) noexcept;
+
+    // Unchecked views of bytes inside a live allocation (the caller checked with find).
+    [[nodiscard]] std::span<std::byte> bytes(std::uint64_t addr, std::uint64_t size) noexcept;
+    [[nodiscard]] std::span<const std::byte> bytes(std::uint64_t addr, std::uint64_t size) const noexcept;
+
+private:
+    memory_kind kind_;
+    core_coord where_;
+    std::uint64_t capacity_;
+    std::string label_;
+    std::vector<allocation> live_;
+    std::vector<std::byte> bytes_;  // [0, high-water mark of live allocations)
+};
+
+}  // namespace ndshard::sim

@@ -1,0 +1,285 @@
+#include "ndshard/sim/device.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+#include "ndshard/host_mapping.hpp"
+
+namespace ndshard::sim {
+namespace {
+
+std::uint64_t round_up(std::uint64_t v, std::uint64_t align) { return (v + align - 1) / align * align; }
+
+std::uint64_t distance(core_coord a, core_coord b) {
+    const auto d = [](std::uint32_t u, std::uint32_t v) { return u > v ? u - v : v - u; };
+    return std::uint64_t{d(a.x, b.x)} + d(a.y, b.y);
+}
+
+std::string at_text(noc_addr a) { return to_string(core_coord{a.x, a.y}) + " " + hex(a.addr); }
+
+}  // namespace
+
+std::int32_t sentinel_value(const device_config& c) noexcept {
+    const auto b = std::to_integer<std::uint32_t>(c.sentinel);
+    return static_cast<std::int32_t>(b | (b << 8) | (b << 16) | (b << 24));
+}
+
+device::device(device_config config) : config_(config) {
+    if (config_.grid_x == 0 || config_.grid_y == 0)
+        throw std::invalid_argument("device: the worker grid " + std::to_string(config_.grid_x) + "x" +
+                                    std::to_string(config_.grid_y) + " is empty");
+    const std::uint64_t dram_columns = (std::uint64_t{config_.num_dram_banks} + config_.grid_y - 1) / config_.grid_y;
+    if (std::uint64_t{config_.grid_x} + dram_columns > max_core_coord + 1 || config_.grid_y > max_core_coord + 1)
+        throw std::invalid_argument("device: NoC coordinates past 65535 (grid " + std::to_string(config_.grid_x) + "x" +
+                                    std::to_string(config_.grid_y) + " plus " +
+                                    std::to_string(config_.num_dram_banks) + " DRAM banks)");
+    if (config_.l1_size > two_pow_32 || config_.dram_bank_size > two_pow_32)
+        throw std::invalid_argument("device: memories hold at most 2^32 bytes (device addresses are 32-bit)");
+    if (config_.alloc_alignment == 0 || (config_.alloc_alignment & (config_.alloc_alignment - 1)) != 0)
+        throw std::invalid_argument("device: alloc_alignment " + std::to_string(config_.alloc_alignment) +
+                                    " is not a power of two");
+    l1_.reserve(num_workers());
+    for (std::uint32_t w = 0; w < num_workers(); ++w)
+        l1_.emplace_back(memory_kind::l1, worker(w), config_.l1_size, "L1 of core " + to_string(worker(w)));
+    dram_.reserve(config_.num_dram_banks);
+    for (std::uint32_t b = 0; b < config_.num_dram_banks; ++b)
+        dram_.emplace_back(memory_kind::dram, dram_bank(b), config_.dram_bank_size,
+                           "DRAM bank " + std::to_string(b) + " at " + to_string(dram_bank(b)));
+}
+
+core_coord device::worker(std::uint32_t w) const noexcept { return {w % config_.grid_x, w / config_.grid_x}; }
+
+core_range device::worker_range() const noexcept { return grid_range(config_.grid_x, config_.grid_y); }
+
+core_coord device::dram_bank(std::uint32_t b) const noexcept {
+    return {config_.grid_x + b / config_.grid_y, b % config_.grid_y};
+}
+
+std::vector<core_range> device::dram_bank_ranges(std::uint32_t count) const {
+    if (count > config_.num_dram_banks)
+        throw std::invalid_argument("device has " + std::to_string(config_.num_dram_banks) + " DRAM banks, not " +
+                                    std::to_string(count));
+    std::vector<core_range> out;
+    for (std::uint32_t b = 0; b < count; ++b) out.push_back({dram_bank(b), dram_bank(b)});
+    return out;
+}
+
+memory* device::endpoint(core_coord c) noexcept {
+    return const_cast<memory*>(static_cast<const device*>(this)->endpoint(c));
+}
+
+const memory* device::endpoint(core_coord c) const noexcept {
+    if (c.y >= config_.grid_y) return nullptr;
+    if (c.x < config_.grid_x) return &l1_[std::size_t{c.y} * config_.grid_x + c.x];
+    const std::uint64_t b = std::uint64_t{c.x - config_.grid_x} * config_.grid_y + c.y;
+    return b < dram_.size() ? &dram_[b] : nullptr;
+}
+
+const memory* device::memory_at(core_coord c) const noexcept { return endpoint(c); }
+
+core_coord device::executor_for(core_coord bank) const noexcept {
+    const memory* m = endpoint(bank);
+    if (m == nullptr || m->kind() == memory_kind::l1) return bank;
+    const std::uint32_t b = (bank.x - config_.grid_x) * config_.grid_y + bank.y;
+    return worker(b % num_workers());
+}
+
+buffer_id device::allocate(distribution_spec spec, std::string name) { return place(std::move(spec), std::move(name), true); }
+
+buffer_id device::allocate_at(const distribution_spec& spec, std::string name) { return place(spec, std::move(name), false); }
+
+buffer_id device::place(distribution_spec spec, std::string name, bool choose_base) {
+    const buffer_id id{next_id_};
+    if (name.empty()) name = "buffer" + std::to_string(id.value);
+    distribution d = make_distribution(spec);  // spec_error for an invalid spec
+    if (d.page_size % 4 != 0)
+        throw op_error("buffer '" + name + "': page size " + std::to_string(d.page_size) +
+                       " bytes is not a whole number of int32 values");
+    std::vector<memory*> banks;
+    for (const core_coord& c : d.cores) {
+        memory* m = endpoint(c);
+        if (m == nullptr)
+            throw alloc_error("cannot allocate '" + name + "': no core or DRAM bank at " + to_string(c) + " (workers " +
+                              std::to_string(config_.grid_x) + "x" + std::to_string(config_.grid_y) + ", " +
+                              std::to_string(config_.num_dram_banks) + " DRAM banks)");
+        if (!banks.empty() && m->kind() != banks.front()->kind())
+            throw alloc_error("cannot allocate '" + name + "': its banks mix " + banks.front()->label() + " and " +
+                              m->label() + "; a buffer lives in L1 or in DRAM");
+        banks.push_back(m);
+    }
+    const std::uint64_t bytes = d.reserved_pages_per_core() * d.aligned_page_size;
+    const memory_kind kind = banks.empty() ? memory_kind::l1 : banks.front()->kind();  // no banks: no shards
+    const std::string what = "cannot allocate '" + name + "' (" + std::to_string(bytes) + " bytes in each of " +
+                             std::to_string(banks.size()) + " " + to_string(kind) + " banks)";
+    if (choose_base) {
+        const std::uint64_t align = std::max(spec.alignment, config_.alloc_alignment);
+        std::vector<std::uint64_t> candidates{0};
+        for (const memory* m : banks)
+            for (const allocation& a : m->live()) candidates.push_back(round_up(a.end, align));
+        std::sort(candidates.begin(), candidates.end());
+        auto fits = [&](std::uint64_t base) {
+            return std::all_of(banks.begin(), banks.end(), [&](const memory* m) { return m->is_free(base, base + bytes); });
+        };
+        auto found = std::find_if(candidates.begin(), candidates.end(), fits);
+        if (found == candidates.end())
+            throw alloc_error(what + ": no address is free in every bank (capacity " + hex(banks.front()->capacity()) +
+                              " bytes per bank)");  // banks is not empty: with none, base 0 fits
+        spec.bank_base = *found;
+        d = make_distribution(spec);
+    } else {
+        const std::uint64_t base = spec.bank_base;
+        for (const memory* m : banks) {
+            if (base + bytes > m->capacity())
+                throw alloc_error(what + " at " + hex(base) + ": ends at " + hex(base + bytes) + ", past the " +
+                                  hex(m->capacity()) + " bytes of " + m->label());
+            if (!m->is_free(base, base + bytes)) {
+                const allocation* hit = m->find(base);
+                if (hit == nullptr) {
+                    for (const allocation& a : m->live())
+                        if (a.begin < base + bytes && base < a.end) {
+                            hit = &a;
+                            break;
+                        }
+                }
+                throw alloc_error(what + " at " + hex(base) + ": overlaps " + (hit ? describe(*hit) : "a buffer") +
+                                  " in " + m->label());
+            }
+        }
+    }
+    buffer_info info{id, name, d, make_accessor_words(d, arg::all_runtime), kind, bytes};
+    for (memory* m : banks) m->reserve({d.bank_base, d.bank_base + bytes, id.value, name}, config_.sentinel);
+    buffers_.emplace(id.value, std::move(info));
+    ++next_id_;
+    return id;
+}
+
+void device::free(buffer_id id) {
+    const buffer_info& b = buffer(id);
+    for (const core_coord& c : b.dist.cores) endpoint(c)->release(id.value);
+    buffers_.erase(id.value);
+}
+
+const buffer_info& device::buffer(buffer_id id) const {
+    auto it = buffers_.find(id.value);
+    if (it == buffers_.end()) throw alloc_error("no live buffer #" + std::to_string(id.value));
+    return it->second;
+}
+
+const memory& device::check_access(const char* what, std::optional<core_coord> by, noc_addr at, std::uint64_t size,
+                             std::optional<buffer_id> expect, buffer_id* landed) const {
+    const std::string head = std::string(what) + " by " + (by ? "core " + to_string(*by) : std::string("the host")) +
+                             " of " + std::to_string(size) + " bytes at " + at_text(at);
+    const memory* m = endpoint({at.x, at.y});
+    if (m == nullptr) throw noc_error(head + ": no core or DRAM bank at " + to_string(core_coord{at.x, at.y}));
+    const allocation* a = m->find(at.addr);
+    if (a == nullptr) {
+        const allocation* below = m->below(at.addr);
+        throw noc_error(head + ": outside every live buffer of " + m->label() +
+                        (below ? "; nearest below is " + describe(*below) : std::string("; no buffer lies below")));
+    }
+    if (at.addr + size > a->end) throw noc_error(head + ": overruns " + describe(*a) + " of " + m->label());
+    if (expect && a->buffer != expect->value) {
+        auto it = buffers_.find(expect->value);
+        const std::string meant = it == buffers_.end() ? "#" + std::to_string(expect->value) + " (not live)"
+                                                       : "'" + it->second.name + "' #" + std::to_string(expect->value);
+        throw noc_error(head + ": lands in " + describe(*a) + " of " + m->label() + ", not in the addressed buffer " +
+                        meant);
+    }
+    if (landed) *landed = buffer_id{a->buffer};
+    return *m;
+}
+
+void device::count(bool is_write, core_coord by, noc_addr at, std::uint64_t size, buffer_id landed) {
+    const core_coord target{at.x, at.y};
+    const bool local = target == by;
+    if (is_write) {
+        ++traffic_.pages_written;
+        traffic_.bytes_written += size;
+        ++(local ? traffic_.local_writes : traffic_.remote_writes);
+    } else {
+        ++traffic_.pages_read;
+        traffic_.bytes_read += size;
+        ++(local ? traffic_.local_reads : traffic_.remote_reads);
+    }
+    traffic_.hops += distance(by, target);
+    if (recording_) log_.push_back({is_write, by, target, at.addr, static_cast<std::uint32_t>(size), landed});
+}
+
+void device::noc_read(core_coord by, noc_addr src, std::span<std::byte> dst, std::optional<buffer_id> expect) {
+    buffer_id landed;
+    const auto bytes = check_access("noc read", by, src, dst.size(), expect, &landed).bytes(src.addr, dst.size());
+    std::copy(bytes.begin(), bytes.end(), dst.begin());
+    count(false, by, src, dst.size(), landed);
+}
+
+void device::noc_write(core_coord by, noc_addr dst, std::span<const std::byte> src, std::optional<buffer_id> expect) {
+    buffer_id landed;
+    check_access("noc write", by, dst, src.size(), expect, &landed);
+    const auto bytes = endpoint({dst.x, dst.y})->bytes(dst.addr, src.size());
+    std::copy(src.begin(), src.end(), bytes.begin());
+    count(true, by, dst, src.size(), landed);
+}
+
+void device::write(buffer_id id, const dense_tensor& t) {
+    const buffer_info& b = buffer(id);
+    const distribution& d = b.dist;
+    if (!(t.pages == d.tensor_pages) || std::uint64_t{t.page_elems} * 4 != d.page_size)
+        throw op_error("host write into '" + b.name + "': tensor " + to_string(t.pages) + " x " +
+                       std::to_string(t.page_elems) + " int32 does not match the buffer's " + to_string(d.tensor_pages) +
+                       " x " + std::to_string(d.page_size / 4));
+    const auto runs = page_runs(d);
+    for (std::size_t core = 0; core < runs.size(); ++core)
+        for (const page_run& r : runs[core])
+            for (std::uint64_t i = 0; i < r.count; ++i) {
+                const noc_addr at{d.cores[core].x, d.cores[core].y,
+                                  static_cast<std::uint32_t>(d.byte_address(r.device_offset + i))};
+                check_access("host write", std::nullopt, at, d.page_size, id, nullptr);
+                const auto dst = endpoint(d.cores[core])->bytes(at.addr, d.page_size);
+                const auto src = std::as_bytes(t.page(r.first_page + i));
+                std::copy(src.begin(), src.end(), dst.begin());
+            }
+}
+
+dense_tensor device::read(buffer_id id) const {
+    const buffer_info& b = buffer(id);
+    const distribution& d = b.dist;
+    dense_tensor t = dense_tensor::filled(d.tensor_pages, b.page_elems(), 0);
+    const auto runs = page_runs(d);
+    for (std::size_t core = 0; core < runs.size(); ++core)
+        for (const page_run& r : runs[core])
+            for (std::uint64_t i = 0; i < r.count; ++i) {
+                const noc_addr at{d.cores[core].x, d.cores[core].y,
+                                  static_cast<std::uint32_t>(d.byte_address(r.device_offset + i))};
+                const memory& m = check_access("host read", std::nullopt, at, d.page_size, id, nullptr);
+                const auto src = m.bytes(at.addr, d.page_size);
+                const auto dst = std::as_writable_bytes(t.page(r.first_page + i));
+                std::copy(src.begin(), src.end(), dst.begin());
+            }
+    return t;
+}
+
+std::vector<std::string> device::padding_violations(buffer_id id) const {
+    const buffer_info& b = buffer(id);
+    const distribution& d = b.dist;
+    std::vector<std::string> out;
+    const auto table = slot_table(d);
+    for (std::size_t core = 0; core < table.size(); ++core) {
+        const memory* m = endpoint(d.cores[core]);
+        for (std::size_t slot = 0; slot < table[core].size(); ++slot) {
+            const bool padding = table[core][slot] == padding_slot;
+            const std::uint64_t from = padding ? 0 : d.page_size;  // a real page: only its alignment gap
+            const auto bytes = m->bytes(d.byte_address(slot), d.aligned_page_size);
+            for (std::uint64_t k = from; k < bytes.size(); ++k)
+                if (bytes[k] != config_.sentinel) {
+                    out.push_back("core " + to_string(d.cores[core]) + " slot " + std::to_string(slot) +
+                                  (padding ? " (padding)" : " (gap after page " + std::to_string(table[core][slot]) + ")") +
+                                  ": byte " + std::to_string(k) + " is " + hex(std::to_integer<unsigned>(bytes[k])));
+                    break;
+                }
+        }
+    }
+    return out;
+}
+
+}  // namespace ndshard::sim

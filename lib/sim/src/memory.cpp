@@ -1,0 +1,72 @@
+#include "ndshard/sim/memory.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace ndshard::sim {
+
+std::string hex(std::uint64_t v) {
+    char buf[24];
+    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+    return buf;
+}
+
+std::string describe(const allocation& a) {
+    return "buffer '" + a.name + "' #" + std::to_string(a.buffer) + " [" + hex(a.begin) + ", " + hex(a.end) + ")";
+}
+
+memory::memory(memory_kind kind, core_coord where, std::uint64_t capacity, std::string label)
+    : kind_(kind), where_(where), capacity_(capacity), label_(std::move(label)) {}
+
+bool memory::is_free(std::uint64_t begin, std::uint64_t end) const noexcept {
+    if (begin > end || end > capacity_) return false;
+    if (begin == end) return true;
+    return std::none_of(live_.begin(), live_.end(),
+                        [&](const allocation& a) { return a.begin < end && begin < a.end; });
+}
+
+const allocation* memory::find(std::uint64_t addr) const noexcept {
+    // First allocation starting past addr; the one before it is the only candidate.
+    auto it = std::upper_bound(live_.begin(), live_.end(), addr,
+                               [](std::uint64_t v, const allocation& a) { return v < a.begin; });
+    if (it == live_.begin()) return nullptr;
+    --it;
+    return addr < it->end ? &*it : nullptr;
+}
+
+const allocation* memory::below(std::uint64_t addr) const noexcept {
+    auto it = std::upper_bound(live_.begin(), live_.end(), addr,
+                               [](std::uint64_t v, const allocation& a) { return v < a.begin; });
+    return it == live_.begin() ? nullptr : &*std::prev(it);
+}
+
+void memory::reserve(allocation a, std::byte fill) {
+    if (a.begin == a.end) return;
+    if (bytes_.size() < a.end) bytes_.resize(a.end);
+    std::fill(bytes_.begin() + static_cast<std::ptrdiff_t>(a.begin), bytes_.begin() + static_cast<std::ptrdiff_t>(a.end),
+              fill);
+    auto at = std::lower_bound(live_.begin(), live_.end(), a.begin,
+                               [](const allocation& x, std::uint64_t v) { return x.begin < v; });
+    live_.insert(at, std::move(a));
+}
+
+void memory::release(std::uint32_t buffer) noexcept {
+    std::erase_if(live_, [&](const allocation& a) { return a.buffer == buffer; });
+    const std::uint64_t high = live_.empty() ? 0 : std::max_element(live_.begin(), live_.end(), [](auto& x, auto& y) {
+                                                         return x.end < y.end;
+                                                     })->end;
+    if (high < bytes_.size()) {
+        bytes_.resize(high);
+        bytes_.shrink_to_fit();
+    }
+}
+
+std::span<std::byte> memory::bytes(std::uint64_t addr, std::uint64_t size) noexcept {
+    return std::span<std::byte>(bytes_).subspan(addr, size);
+}
+
+std::span<const std::byte> memory::bytes(std::uint64_t addr, std::uint64_t size) const noexcept {
+    return std::span<const std::byte>(bytes_).subspan(addr, size);
+}
+
+}  // namespace ndshard::sim
