@@ -1,0 +1,81 @@
+// ndshard/cli/commands.hpp - the `ndshard` command line as a library.
+//
+// parse_args turns arguments into a command (or help text, or one error line) without
+// printing, exiting or throwing; execute runs a command; run does both and is all that
+// main() calls. Exit codes: 0 success, 1 a valid "no" (convert: not expressible; sim:
+// not verified), 2 a bad flag, value or spec (one line on stderr, naming the value and
+// the rule), 3 an internal error.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "ndshard/cli/svg.hpp"
+#include "ndshard/legacy.hpp"
+#include "ndshard/spec.hpp"
+
+namespace ndshard::cli {
+
+enum class map_format : std::uint8_t { json, csv };
+enum class color_mode : std::uint8_t { automatic, always, never };
+
+struct map_command {
+    distribution_spec spec;
+    map_format format = map_format::json;
+};
+struct show_command {
+    distribution_spec spec;
+    color_mode color = color_mode::automatic;
+};
+struct explain_command {
+    distribution_spec spec;
+};
+struct svg_command {
+    distribution_spec spec;
+    svg_options options;
+};
+// `convert --from LAYOUT ...` (legacy -> ND spec JSON) or `convert --to legacy ...`.
+struct convert_command {
+    std::optional<legacy_spec> from_legacy;  // set: legacy -> ND
+    distribution_spec spec;                  // otherwise: ND -> legacy
+};
+// `sim --op OP --in SPEC [--in SPEC] --out SPEC`; run by lib/sim when it is built.
+struct sim_command {
+    std::string op;
+    std::vector<distribution_spec> inputs;
+    distribution_spec output;
+    std::uint64_t seed = 0;
+    std::uint64_t page_elems = 16;
+};
+
+using command = std::variant<map_command, show_command, explain_command, svg_command, convert_command, sim_command>;
+
+struct parse_result {
+    std::optional<command> cmd;  // set when there is work to do
+    int exit_code = 0;           // otherwise: 0 after --help, 2 for a bad command line
+    std::string output;          // help text
+    std::string error;           // one line, without its newline
+};
+
+// Arguments without the program name: {"map", "--tensor", "3,7,5", ...}. Never throws,
+// never exits; reads a --spec FILE (or stdin for "-").
+parse_result parse_args(std::vector<std::string> args);
+
+struct run_context {
+    bool stdout_is_terminal = false;  // show --color auto colours only a terminal
+};
+
+// Runs a parsed command; errors become one line on `err` and exit code 2 (or 3).
+int execute(const command& cmd, std::ostream& out, std::ostream& err, const run_context& ctx = {});
+
+// parse_args + execute.
+int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const run_context& ctx = {});
+
+// Whether this build can run `ndshard sim` (lib/sim was found at configure time).
+bool sim_available();
+
+}  // namespace ndshard::cli

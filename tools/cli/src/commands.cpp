@@ -1,0 +1,363 @@
+// The ndshard command line: CLI11 collects raw flag text, the strict parsers of
+// values.hpp / spec_input.hpp give it meaning, and execute() runs the renderers.
+#include "ndshard/cli/commands.hpp"
+
+#include <algorithm>
+#include <new>
+#include <sstream>
+
+#include <CLI/CLI.hpp>
+
+#include "ndshard/cli/render.hpp"
+#include "ndshard/cli/spec_input.hpp"
+#include "ndshard/cli/values.hpp"
+#include "ndshard/distribution.hpp"
+#include "sim_glue.hpp"
+
+namespace ndshard::cli {
+
+namespace {
+
+// Control characters would break the one-line rule for error messages.
+std::string one_line(std::string text) {
+    for (char& c : text)
+        if (static_cast<unsigned char>(c) < 0x20) c = ' ';
+    return text;
+}
+
+const char* const spec_keys_help =
+    "SPEC keys are the flag names: tensor, shard, grid, cores, page, orientation, strategy,\n"
+    "element_size, alignment, bank_base, interleaved, banks. Shapes are in elements\n"
+    "(in pages with page = pages, the default). An interleaved spec has no shard: every page\n"
+    "is its own shard, dealt round robin over the banks; the banks are --grid/--cores when\n"
+    "given, otherwise --banks B stands for the row (0,0)-(B-1,0).\n";
+
+// The raw text of every spec flag of one subcommand.
+struct spec_flags {
+    spec_flag_text text;
+    std::optional<std::string> spec;
+};
+
+void add_text(CLI::App* app, const std::string& names, std::optional<std::string>& into, const std::string& help,
+              const std::string& type) {
+    app->add_option_function<std::string>(names, [&into](const std::string& v) { into = v; }, help)->type_name(type);
+}
+
+void add_spec_flags(CLI::App* app, spec_flags& f) {
+    add_text(app, "--spec", f.spec,
+             "a JSON spec: inline ({...}), a file, or - for stdin; flags given as well override its keys", "SPEC");
+    add_text(app, "--tensor", f.text.tensor, "tensor shape, e.g. 3,7,5", "DIMS");
+    add_text(app, "--shard", f.text.shard, "shard shape, rank <= the tensor's, e.g. 2,2,2", "DIMS");
+    add_text(app, "--grid", f.text.grid, "the cores of an XxY grid: the range (0,0)-(X-1,Y-1)", "XxY");
+    add_text(app, "--cores", f.text.cores, "core ranges (x0,y0)-(x1,y1) and cores (x,y), comma separated, in order",
+             "RANGES");
+    add_text(app, "--page", f.text.page, "pages (default: shapes are in pages) | tile | tile:HxW | row", "KIND");
+    add_text(app, "--orientation", f.text.orientation, "row_major (default: x fastest in a range) | col_major", "ORDER");
+    add_text(app, "--strategy", f.text.strategy, "round_robin_1d (default) | contiguous_1d | grid_2d", "NAME");
+    add_text(app, "--element-size,--element_size", f.text.element_size,
+             "bytes per element (per page with --page pages); default 1", "BYTES");
+    add_text(app, "--alignment", f.text.alignment, "pages are padded to this power of two; default 1", "BYTES");
+    add_text(app, "--bank-base,--bank_base", f.text.bank_base, "byte address of the buffer in every core; default 0",
+             "ADDR");
+    app->add_flag("--interleaved", f.text.interleaved, "interleaved: every page its own shard, round robin");
+    add_text(app, "--banks", f.text.banks, "interleaved over B banks: the cores (0,0)-(B-1,0)", "B");
+}
+
+// A --spec (if any) first, then the flags on top.
+distribution_spec spec_of(const spec_flags& f) {
+    spec_fields fields;
+    if (f.spec) merge_into(fields, parse_spec_fields_json(read_spec_argument(*f.spec)));
+    merge_into(fields, fields_from_flags(f.text));
+    return to_spec(fields);
+}
+
+std::string examples(std::initializer_list<const char*> lines) {
+    std::string out = "\nExamples:\n";
+    for (const char* line : lines) out += std::string("  ") + line + "\n";
+    return out;
+}
+
+legacy_layout parse_legacy_layout(const std::string& text) {
+    for (legacy_layout k : {legacy_layout::interleaved, legacy_layout::height, legacy_layout::width, legacy_layout::block})
+        if (text == to_string(k)) return k;
+    throw usage_error("--from " + quote_value(text) + ": expected interleaved, height, width or block");
+}
+
+struct convert_flags {
+    std::optional<std::string> from, to, shard_height, shard_width, page_size;
+};
+
+legacy_spec legacy_of(const convert_flags& c, const spec_flags& f) {
+    legacy_spec l;
+    l.layout = parse_legacy_layout(*c.from);
+    const spec_flag_text& t = f.text;
+    auto refuse = [&](const std::optional<std::string>& v, const char* flag, const char* why) {
+        if (v) throw usage_error(std::string(flag) + " " + quote_value(*v) + ": " + why);
+    };
+    refuse(f.spec, "--spec", "--from takes flags (a JSON spec describes an ND layout; use --to legacy)");
+    refuse(t.shard, "--shard", "a legacy layout takes --shard-height / --shard-width, in pages");
+    refuse(t.page, "--page", "legacy shapes are in pages; give the page size with --page-size");
+    refuse(t.strategy, "--strategy", "a legacy layout implies its strategy");
+    refuse(t.element_size, "--element-size", "legacy shapes are in pages; give --page-size");
+    if (t.interleaved) throw usage_error("--interleaved: with --from, say --from interleaved");
+    if (!t.tensor) throw usage_error("no tensor shape: give --tensor, in pages");
+    l.tensor = parse_shape(*t.tensor, "--tensor");
+    if (t.grid && t.cores) throw usage_error("--grid and --cores: give one core list, not both");
+    if (t.grid) l.cores = {parse_grid(*t.grid, "--grid")};
+    else if (t.cores) l.cores = parse_cores(*t.cores, "--cores");
+    else if (t.banks) l.cores = banks_row(parse_u64(*t.banks, "--banks"), "--banks");
+    else throw usage_error("no cores: give --grid XxY, --cores (x0,y0)-(x1,y1) or --banks B");
+    if ((t.grid || t.cores) && t.banks) throw usage_error("--banks: give the banks as --banks or as --grid/--cores");
+    const bool wants_height = l.layout == legacy_layout::height || l.layout == legacy_layout::block;
+    const bool wants_width = l.layout == legacy_layout::width || l.layout == legacy_layout::block;
+    if (wants_height != c.shard_height.has_value())
+        throw usage_error(std::string("--from ") + to_string(l.layout) +
+                          (wants_height ? " needs --shard-height (pages)" : " takes no --shard-height"));
+    if (wants_width != c.shard_width.has_value())
+        throw usage_error(std::string("--from ") + to_string(l.layout) +
+                          (wants_width ? " needs --shard-width (pages)" : " takes no --shard-width"));
+    if (c.shard_height) l.shard_height = parse_u64(*c.shard_height, "--shard-height");
+    if (c.shard_width) l.shard_width = parse_u64(*c.shard_width, "--shard-width");
+    if (t.orientation) l.orient = parse_orientation(*t.orientation, "--orientation");
+    if (c.page_size) l.page_size = parse_u64(*c.page_size, "--page-size");
+    if (t.alignment) l.alignment = parse_u64(*t.alignment, "--alignment");
+    if (t.bank_base) l.bank_base = parse_u64(*t.bank_base, "--bank-base");
+    return l;
+}
+
+const char* name_of(const command& cmd) {
+    static constexpr const char* names[] = {"map", "show", "explain", "svg", "convert", "sim"};
+    return names[cmd.index()];
+}
+
+int run_map(const map_command& c, std::ostream& out) {
+    const distribution d = make_distribution(c.spec);
+    if (c.format == map_format::csv) write_map_csv(d, out);
+    else write_map_json(d, out);
+    return 0;
+}
+
+int run_convert(const convert_command& c, std::ostream& out, std::ostream& err) {
+    if (c.from_legacy) {
+        const distribution_spec spec = to_nd(*c.from_legacy);
+        (void)make_distribution(spec);  // the ND spec must be valid too
+        out << spec_to_json(spec) << "\n";
+        return 0;
+    }
+    const legacy_result legacy = from_nd(make_distribution(c.spec));
+    if (!legacy.spec) {
+        err << "ndshard convert: not expressible as a legacy layout: " << one_line(legacy.reason) << "\n";
+        return 1;
+    }
+    out << legacy_to_json(*legacy.spec) << "\n";
+    return 0;
+}
+
+}  // namespace
+
+parse_result parse_args(std::vector<std::string> args) {
+    parse_result result;
+    CLI::App app{"ndshard: see how an N-d tensor is sharded over accelerator cores", "ndshard"};
+    app.require_subcommand(1);
+    app.footer("\nCommands read a distribution spec from flags or from --spec JSON.\n" + std::string(spec_keys_help) +
+               examples({"ndshard map --tensor 3,7,5 --shard 2,2,2 --grid 2x3",
+                         "ndshard show --tensor 2,64,96 --shard 1,32,64 --page tile --cores \"(0,0)-(3,3)\"",
+                         "ndshard svg --tensor 3,7,5 --shard 2,2,2 --grid 2x3 > picture.svg",
+                         "ndshard <command> --help"}));
+
+    spec_flags map_flags, show_flags, explain_flags, svg_flags, convert_spec_flags;
+    std::optional<std::string> format, color, highlight;
+    convert_flags convert;
+
+    CLI::App* map = app.add_subcommand("map", "every core's slots as page ids (JSON or CSV)");
+    add_spec_flags(map, map_flags);
+    add_text(map, "--format", format, "json (default) | csv (core_x,core_y,slot,page; empty page = padding)", "FORMAT");
+    map->footer("\nJSON: {\"tensor_pages\":[..],\"shard_pages\":[..],\"num_shards\":N,\"max_shards_per_core\":M,\n"
+                "\"shard_volume\":V,\"cores\":[{\"x\":X,\"y\":Y,\"pages\":[page id or null, ...]}, ...]}: every core of\n"
+                "the list (grid_2d: the trimmed list) with all M*V slots in device order, null = padding.\n" +
+                std::string(spec_keys_help) +
+                examples({"ndshard map --tensor 3,7,5 --shard 2,2,2 --grid 2x3",
+                          "ndshard map --tensor 2,64,96 --shard 1,32,64 --page tile --cores \"(0,0)-(3,3)\"",
+                          "ndshard map --tensor 3,2,2,3,4 --shard 1,1,2,2,4 --page row --cores \"(0,0)-(1,4)\" "
+                          "--orientation col_major",
+                          "ndshard map --format csv --spec '{\"tensor\":[4,8,8],\"interleaved\":true,\"banks\":12}'"}));
+
+    CLI::App* show = app.add_subcommand("show", "a terminal view: every core's shards as blocks of page ids");
+    add_spec_flags(show, show_flags);
+    add_text(show, "--color", color, "auto (default: when stdout is a terminal) | always | never", "WHEN");
+    show->footer("\nOne header line of facts, then per core its slots: each shard as a block of page ids\n"
+                 "(last dim across, the dim before it down, further dims side by side); '.' is padding.\n" +
+                 examples({"ndshard show --tensor 3,7,5 --shard 2,2,2 --grid 2x3",
+                           "ndshard show --tensor 10,10,10 --shard 1,10,10 --grid 2x2 --color always | less -R"}));
+
+    CLI::App* explain = app.add_subcommand("explain", "the facts a kernel writer needs about a distribution");
+    add_spec_flags(explain, explain_flags);
+    explain->footer("\nPages, shard grid, shards per core (core groups), padding, bytes per core, whether a\n"
+                    "legacy layout (interleaved / HEIGHT / WIDTH / BLOCK) gives the same mapping, the squeezed\n"
+                    "shapes and the accessor's argument words (all runtime and all compile-time).\n" +
+                    examples({"ndshard explain --tensor 3,7,5 --shard 2,2,2 --grid 2x3",
+                              "ndshard explain --tensor 2,64,96 --shard 1,32,64 --page tile --grid 4x4"}));
+
+    CLI::App* svg = app.add_subcommand("svg", "an SVG picture of the distribution, written to stdout");
+    add_spec_flags(svg, svg_flags);
+    add_text(svg, "--highlight-core", highlight, "emphasise the core at X,Y and fade the others", "X,Y");
+    svg->footer("\nThe tensor's page grid, one cell per page coloured by its core (rank 3: a 3D block; rank 4+:\n"
+                "a row of blocks; rank 1-2: a flat grid), padding as dashed outlines, the cores on the core\n"
+                "grid with their stacked slots, and a legend.\n" +
+                examples({"ndshard svg --tensor 3,7,5 --shard 2,2,2 --grid 2x3 > proposal.svg",
+                          "ndshard svg --tensor 10,10,10 --shard 1,10,10 --grid 2x2 --highlight-core 1,0 > x.svg"}));
+
+    CLI::App* conv = app.add_subcommand("convert", "legacy layout <-> ND spec JSON");
+    add_spec_flags(conv, convert_spec_flags);
+    add_text(conv, "--from", convert.from, "legacy -> ND: interleaved | height | width | block (shapes in pages)",
+             "LAYOUT");
+    add_text(conv, "--to", convert.to, "ND -> legacy: the only value is legacy", "legacy");
+    add_text(conv, "--shard-height,--shard_height", convert.shard_height, "legacy HEIGHT/BLOCK shard height, pages",
+             "PAGES");
+    add_text(conv, "--shard-width,--shard_width", convert.shard_width, "legacy WIDTH/BLOCK shard width, pages",
+             "PAGES");
+    add_text(conv, "--page-size,--page_size", convert.page_size, "legacy page size in bytes; default 1", "BYTES");
+    conv->footer("\n--from prints the ND spec JSON (readable by --spec) of a legacy layout; the tensor is in\n"
+                 "pages, seen as 2D [H, W] with leading dims folded into H. --to legacy prints the legacy\n"
+                 "layout (keys = the --from flags) with exactly the same mapping, or exits 1 with the reason\n"
+                 "there is none.\n" +
+                 examples({"ndshard convert --from height --tensor 2,64,96 --shard-height 32 --grid 1x4",
+                           "ndshard convert --from block --tensor 64,64 --shard-height 32 --shard-width 16 --grid 4x2",
+                           "ndshard convert --from interleaved --tensor 4,8,8 --banks 12",
+                           "ndshard convert --to legacy --tensor 8,5 --shard 2,5 --grid 4x1"}));
+
+    CLI::App* sim = app.add_subcommand("sim", "run a kernel on the simulated device and check it");
+    std::string op;
+    std::vector<std::string> sim_in;
+    std::string sim_out;
+    std::optional<std::string> seed, page_elems;
+    sim->add_option("--op", op, "reshard | eltwise_add | reduce_sum:DIM | permute:D0,D1,...")->required();
+    sim->add_option("--in", sim_in, "input spec JSON (inline, a file or -); eltwise_add takes two")->required();
+    sim->add_option("--out", sim_out, "output spec JSON")->required();
+    add_text(sim, "--seed", seed, "seed of the random input data and core order; default 0", "N");
+    add_text(sim, "--page-elems", page_elems, "int32 elements per page; default 16", "K");
+    sim->footer("\nPrints {\"op\":..,\"verified\":..,\"pages_read\":..,...}; exits 0 only when the device result\n"
+                "equals the dense oracle's.\n" + std::string(spec_keys_help) +
+                examples({"ndshard sim --op reshard --in '{\"tensor\":[4,8,8],\"interleaved\":true,\"banks\":12}' "
+                          "--out '{\"tensor\":[4,8,8],\"shard\":[4,1,1],\"grid\":\"2x3\"}'",
+                          "ndshard sim --op reduce_sum:0 --in in.json --out out.json"}));
+
+    auto which = [&]() -> std::string {
+        const auto subs = app.get_subcommands();
+        return subs.empty() ? "ndshard" : "ndshard " + subs.front()->get_name();
+    };
+    try {
+        if (args.empty()) throw usage_error("give a command: map, show, explain, svg, convert or sim (see --help)");
+        std::reverse(args.begin(), args.end());  // CLI11 consumes the vector from the back
+        app.parse(args);
+        if (map->parsed()) {
+            map_command c{spec_of(map_flags), map_format::json};
+            if (format && *format == "csv") c.format = map_format::csv;
+            else if (format && *format != "json") throw usage_error("--format " + quote_value(*format) + ": expected json or csv");
+            result.cmd = c;
+        } else if (show->parsed()) {
+            show_command c{spec_of(show_flags), color_mode::automatic};
+            if (color) {
+                if (*color == "always") c.color = color_mode::always;
+                else if (*color == "never") c.color = color_mode::never;
+                else if (*color != "auto") throw usage_error("--color " + quote_value(*color) + ": expected auto, always or never");
+            }
+            result.cmd = c;
+        } else if (explain->parsed()) {
+            result.cmd = explain_command{spec_of(explain_flags)};
+        } else if (svg->parsed()) {
+            svg_command c{spec_of(svg_flags), {}};
+            if (highlight) c.options.highlight = parse_core(*highlight, "--highlight-core");
+            result.cmd = c;
+        } else if (conv->parsed()) {
+            convert_command c;
+            if (convert.from.has_value() == convert.to.has_value())
+                throw usage_error("give --from LAYOUT (legacy -> ND) or --to legacy (ND -> legacy)");
+            if (convert.from) {
+                c.from_legacy = legacy_of(convert, convert_spec_flags);
+            } else {
+                if (*convert.to != "legacy") throw usage_error("--to " + quote_value(*convert.to) + ": the only target is legacy");
+                for (const auto* v : {&convert.shard_height, &convert.shard_width, &convert.page_size})
+                    if (*v) throw usage_error("--shard-height/--shard-width/--page-size describe a legacy input; use --from");
+                c.spec = spec_of(convert_spec_flags);
+            }
+            result.cmd = c;
+        } else if (sim->parsed()) {
+            sim_command c;
+            c.op = op;
+            for (const std::string& in : sim_in) c.inputs.push_back(parse_spec_json(read_spec_argument(in)));
+            c.output = parse_spec_json(read_spec_argument(sim_out));
+            if (seed) c.seed = parse_u64(*seed, "--seed");
+            if (page_elems) c.page_elems = parse_u64(*page_elems, "--page-elems");
+            result.cmd = c;
+        }
+    } catch (const CLI::ParseError& e) {
+        if (e.get_exit_code() == 0) {  // --help
+            result.output = app.help();
+            return result;
+        }
+        result.error = which() + ": " + one_line(e.what());
+        result.exit_code = 2;
+    } catch (const usage_error& e) {
+        result.error = which() + ": " + one_line(e.what());
+        result.exit_code = 2;
+    } catch (const spec_error& e) {
+        result.error = which() + ": invalid spec: " + one_line(e.what());
+        result.exit_code = 2;
+    } catch (const std::bad_alloc&) {
+        result.error = which() + ": out of memory while reading the arguments";
+        result.exit_code = 3;
+    } catch (const std::exception& e) {
+        result.error = which() + ": " + one_line(e.what());
+        result.exit_code = 2;
+    }
+    return result;
+}
+
+int execute(const command& cmd, std::ostream& out, std::ostream& err, const run_context& ctx) {
+    const std::string name = std::string("ndshard ") + name_of(cmd);
+    try {
+        if (const auto* c = std::get_if<map_command>(&cmd)) return run_map(*c, out);
+        if (const auto* c = std::get_if<show_command>(&cmd)) {
+            const bool color = c->color == color_mode::always ||
+                               (c->color == color_mode::automatic && ctx.stdout_is_terminal);
+            write_show(make_distribution(c->spec), out, color);
+            return 0;
+        }
+        if (const auto* c = std::get_if<explain_command>(&cmd)) {
+            write_explain(make_distribution(c->spec), out);
+            return 0;
+        }
+        if (const auto* c = std::get_if<svg_command>(&cmd)) {
+            out << render_svg(make_distribution(c->spec), c->options);
+            return 0;
+        }
+        if (const auto* c = std::get_if<convert_command>(&cmd)) return run_convert(*c, out, err);
+        if (const auto* c = std::get_if<sim_command>(&cmd)) return run_sim(*c, out, err);
+    } catch (const usage_error& e) {
+        err << name << ": " << one_line(e.what()) << "\n";
+        return 2;
+    } catch (const spec_error& e) {
+        err << name << ": invalid spec: " << one_line(e.what()) << "\n";
+        return 2;
+    } catch (const std::bad_alloc&) {
+        err << name << ": out of memory\n";
+        return 3;
+    } catch (const std::exception& e) {
+        err << name << ": internal error: " << one_line(e.what()) << "\n";
+        return 3;
+    }
+    return 3;
+}
+
+int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const run_context& ctx) {
+    parse_result parsed = parse_args(args);
+    if (!parsed.cmd) {
+        out << parsed.output;
+        if (!parsed.error.empty()) err << parsed.error << "\n";
+        return parsed.exit_code;
+    }
+    return execute(*parsed.cmd, out, err, ctx);
+}
+
+}  // namespace ndshard::cli
