@@ -18,6 +18,24 @@ std::size_t parse_index(std::string_view text, std::string_view whole) {
     return v;
 }
 
+// {2,0,1} for rank 3: every dim exactly once.
+bool is_permutation(const std::vector<std::size_t>& order, std::size_t rank) {
+    if (order.size() != rank) return false;
+    std::vector<bool> seen(rank, false);
+    for (std::size_t o : order) {
+        if (o >= rank || seen[o]) return false;
+        seen[o] = true;
+    }
+    return true;
+}
+
+// `in` with the reduced dim kept as 1 (dim < rank).
+shape kept_dim_pages(const op_spec& op, const shape& in) {
+    shape kept = in;
+    kept[op.dim] = 1;
+    return kept;
+}
+
 std::string join(const std::vector<std::size_t>& v) {
     std::string s;
     for (std::size_t x : v) s += (s.empty() ? "" : ",") + std::to_string(x);
@@ -81,13 +99,7 @@ shape output_pages(const op_spec& op, const shape& in) {
             return out;
         }
         case op_kind::permute: {
-            std::vector<bool> seen(in.rank(), false);
-            bool valid = op.order.size() == in.rank();
-            for (std::size_t o : op.order) {
-                valid = valid && o < in.rank() && !seen[o];
-                if (valid) seen[o] = true;
-            }
-            if (!valid)
+            if (!is_permutation(op.order, in.rank()))
                 throw op_error(to_string(op) + " on pages " + to_string(in) + ": the order is not a permutation of 0.." +
                                std::to_string(in.rank() - 1));
             shape out;
@@ -98,14 +110,24 @@ shape output_pages(const op_spec& op, const shape& in) {
     return in;
 }
 
+bool produces(const op_spec& op, const shape& in, const shape& out) {
+    switch (op.kind) {
+        case op_kind::reshard:
+        case op_kind::eltwise_add: return out == in;
+        case op_kind::reduce_sum:
+            if (op.dim >= in.rank()) return false;
+            return out == kept_dim_pages(op, in) || out == output_pages(op, in);
+        case op_kind::permute: return is_permutation(op.order, in.rank()) && out == output_pages(op, in);
+    }
+    return false;
+}
+
 void check_output_pages(const op_spec& op, const shape& in, const shape& out) {
-    const shape want = output_pages(op, in);
-    if (out == want) return;
-    shape kept = in;
-    if (op.kind == op_kind::reduce_sum) kept[op.dim] = 1;
-    if (op.kind == op_kind::reduce_sum && out == kept) return;
+    const shape want = output_pages(op, in);  // op_error when the op does not apply to `in`
+    if (produces(op, in, out)) return;
+    const shape kept = op.kind == op_kind::reduce_sum ? kept_dim_pages(op, in) : want;
     throw op_error(to_string(op) + " of pages " + to_string(in) + " gives pages " + to_string(want) +
-                   (op.kind == op_kind::reduce_sum && !(kept == want) ? " (or " + to_string(kept) + ")" : "") +
+                   (!(kept == want) ? " (or " + to_string(kept) + ")" : "") +
                    ", not " + to_string(out));
 }
 

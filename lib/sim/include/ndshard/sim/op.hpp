@@ -37,8 +37,11 @@ std::size_t arity(op_kind kind) noexcept;
 // The output page grid for inputs of grid `in` ([2,3,4] reduce_sum:1 -> [2,4]; rank 1
 // keeps its dim). op_error when the op does not apply (dim out of range, bad order).
 shape output_pages(const op_spec& op, const shape& in);
-// op_error unless the op can produce page grid `out` from `in`: output_pages(op, in), or
-// for reduce_sum also `in` with the dim kept as 1 ([2,3,4] reduce_sum:1 -> [2,1,4]).
+// True when the op can produce page grid `out` from `in`: output_pages(op, in), or for
+// reduce_sum also `in` with the dim kept as 1 ([2,3,4] reduce_sum:1 -> [2,1,4]). False
+// when the op does not apply to `in` at all.
+bool produces(const op_spec& op, const shape& in, const shape& out);
+// op_error unless produces(op, in, out), naming what the op would give.
 void check_output_pages(const op_spec& op, const shape& in, const shape& out);
 
 // Runs the op's kernel: op_error for a wrong number of inputs or mismatched buffers.

@@ -44,6 +44,15 @@ struct drawn_spec {
 // Interleaved specs and rank-1 tensors come back from to_nd unchanged.
 distribution_spec to_nd_keeping_rank(const legacy_spec& l);
 
+// Narrows what draw_distribution may produce.
+struct draw_options {
+    bool l1_only = false;  // no DRAM buffers
+    bool nd_only = false;  // family nd (no interleaved or legacy spec)
+    // >= 0: an ND spec with full shard rank whose shards cover this whole dim
+    // (S[dim] >= T[dim]), as a reduction over that dim needs to stay local.
+    int cover_dim = -1;
+};
+
 // The device scenarios are drawn for: 6x5 workers (30 cores), 6 DRAM banks.
 device_config scenario_device_config();
 
@@ -128,7 +137,8 @@ shape draw_page_grid(E& e, std::size_t rank, std::uint64_t max_pages, std::uint6
 // A distribution of `pages` (page_bytes bytes each, a multiple of 4) that a device with
 // `dev`'s geometry can hold (cores within the grid, DRAM banks that exist).
 template <entropy_source E>
-drawn_spec draw_distribution(E& e, const device_config& dev, const shape& pages, std::uint64_t page_bytes) {
+drawn_spec draw_distribution(E& e, const device_config& dev, const shape& pages, std::uint64_t page_bytes,
+                             const draw_options& opt = {}) {
     const std::uint64_t workers = std::uint64_t{dev.grid_x} * dev.grid_y;
     const std::uint64_t num_pages = volume_of(pages);
     const auto [h, w] = legacy_view(pages);
@@ -138,6 +148,8 @@ drawn_spec draw_distribution(E& e, const device_config& dev, const shape& pages,
                                               layout_family::nd,     layout_family::block,       layout_family::height};
     out.family = order[e.between(0, std::size(order) - 1)];
     if (pages.rank() == 1 && out.family != layout_family::interleaved) out.family = layout_family::nd;  // no 2D view
+    if (opt.nd_only || opt.cover_dim >= 0) out.family = layout_family::nd;
+    const bool dram_ok = dev.num_dram_banks != 0 && !opt.l1_only;
     const std::uint64_t alignment = detail::chance(e, 30) ? std::uint64_t{1} << e.between(3, 6) : 1;
 
     if (out.family != layout_family::nd) {
@@ -149,7 +161,7 @@ drawn_spec draw_distribution(E& e, const device_config& dev, const shape& pages,
         switch (out.family) {
             case layout_family::interleaved: {
                 l.layout = legacy_layout::interleaved;
-                out.memory = dev.num_dram_banks != 0 && detail::chance(e, 35) ? memory_kind::dram : memory_kind::l1;
+                out.memory = dram_ok && detail::chance(e, 35) ? memory_kind::dram : memory_kind::l1;
                 const std::uint64_t most = out.memory == memory_kind::dram ? dev.num_dram_banks : workers;
                 l.cores = detail::draw_cores(e, dev, out.memory, e.between(1, std::min(most, num_pages + 2)));
                 break;
@@ -188,10 +200,13 @@ drawn_spec draw_distribution(E& e, const device_config& dev, const shape& pages,
     s.alignment = alignment;
     s.orient = detail::chance(e, 50) ? orientation::col_major : orientation::row_major;
     const std::size_t rank = pages.rank();
-    const std::size_t shard_rank = detail::chance(e, 50) ? rank : e.between(1, rank);
+    const std::size_t shard_rank = opt.cover_dim >= 0 || detail::chance(e, 50) ? rank : e.between(1, rank);
     const shape folded = fold_to_rank(pages, shard_rank);
-    for (std::size_t d = 0; d < shard_rank; ++d)
-        s.shard.push_back(detail::chance(e, 25) ? std::max<std::uint64_t>(folded[d], 1) : e.between(1, folded[d] + 1));
+    for (std::size_t d = 0; d < shard_rank; ++d) {
+        const std::uint64_t whole = std::max<std::uint64_t>(folded[d], 1);
+        if (static_cast<int>(d) == opt.cover_dim) s.shard.push_back(e.between(whole, whole + 1));
+        else s.shard.push_back(detail::chance(e, 25) ? whole : e.between(1, folded[d] + 1));
+    }
     s.strat = static_cast<strategy>(e.between(0, 2));
     if (s.strat == strategy::grid_2d) {
         // Try the whole worker grid; coarsen the shards until their 2D grid fits, then
@@ -205,15 +220,22 @@ drawn_spec draw_distribution(E& e, const device_config& dev, const shape& pages,
                     need_x = std::max<std::uint64_t>(need_x, c.x + 1);
                     need_y = std::max<std::uint64_t>(need_y, c.y + 1);
                 }
+                const core_range whole = s.cores.front();
                 s.cores = {detail::draw_range(e, dev, need_x, need_y)};
+                try {
+                    (void)make_distribution(s);
+                } catch (const spec_error&) {  // no shards, but a 2D grid with a zero side
+                    s.cores = {whole};         // that still has to fit (docs/rules.md)
+                }
                 return out;
             } catch (const spec_error& err) {
                 if (err.rule() != "grid_2d_fit") throw;
-                for (std::size_t d = 0; d < shard_rank; ++d) s.shard[d] = std::min(s.shard[d] * 2, std::max<std::uint64_t>(folded[d], 1));
+                for (std::size_t d = 0; d < shard_rank; ++d)  // a covering dim stays covering
+                    s.shard[d] = std::max(s.shard[d], std::min(s.shard[d] * 2, std::max<std::uint64_t>(folded[d], 1)));
             }
         }
     }
-    out.memory = dev.num_dram_banks != 0 && detail::chance(e, 20) ? memory_kind::dram : memory_kind::l1;
+    out.memory = dram_ok && detail::chance(e, 20) ? memory_kind::dram : memory_kind::l1;
     s.cores = {{{0, 0}, {0, 0}}};
     const std::uint64_t shards = make_distribution(s).num_shards();
     const std::uint64_t most = out.memory == memory_kind::dram ? dev.num_dram_banks : workers;
