@@ -2,8 +2,11 @@
 #include "ndshard/testkit/spec_gen.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <limits>
 #include <set>
+#include <stdexcept>
 
 #include "ndshard/checked.hpp"
 #include "ndshard/layout.hpp"
@@ -28,7 +31,11 @@ shape small_tensor(entropy& e, std::size_t r, std::uint64_t budget) {
     shape t;
     for (std::size_t d = 0; d < r; ++d) t.push_back(e.between(1, std::max<std::uint64_t>(2, per_dim * 2)));
     while (volume_of(t) > budget) {
-        const std::size_t d = e.between(0, r - 1);
+        // A dim of 1 cannot shrink: take the largest instead, so every step makes progress
+        // even when the entropy keeps answering the same (an exhausted byte_entropy, or
+        // RapidCheck shrinking towards lo would otherwise loop forever).
+        std::size_t d = e.between(0, r - 1);
+        if (t[d] <= 1) d = static_cast<std::size_t>(std::max_element(t.begin(), t.end()) - t.begin());
         t[d] = std::max<std::uint64_t>(1, t[d] / 2);
     }
     if (e.chance(6)) t[e.between(0, r - 1)] = 0;
@@ -147,9 +154,126 @@ distribution_spec huge_spec(entropy& e) {
     return s;
 }
 
+// --- explicit mode: one listing of the fields, read by choice_reader, written by choice_writer.
+
+// A 64-bit field in one of four shapes: small, 16-bit, next to a power of two
+// (2^k - 8 .. 2^k + 7, wrapping to just under 2^64 for k < 3), or any value.
+template <class Io>
+void wide_value(Io& io, std::uint64_t& v) {
+    std::uint64_t form = 3, k = 0, delta = 0;
+    if constexpr (Io::writing) {
+        if (v <= 15) {
+            form = 0;
+        } else if (v <= 65535) {
+            form = 1;
+        } else {
+            for (k = 0; k < 64; ++k) {
+                delta = v - (std::uint64_t{1} << k) + 8;
+                if (delta <= 15) {
+                    form = 2;
+                    break;
+                }
+            }
+        }
+    }
+    io(0, 3, form);
+    switch (form) {
+        case 0: io(0, 15, v); break;
+        case 1: io(0, 65535, v); break;
+        case 2:
+            io(0, 63, k);
+            io(0, 15, delta);
+            if constexpr (!Io::writing) v = (std::uint64_t{1} << k) + delta - 8;
+            break;
+        default: io(0, std::numeric_limits<std::uint64_t>::max(), v); break;
+    }
+}
+
+// A core coordinate: small, 16-bit (the valid range), or any 32-bit value.
+template <class Io>
+void coord_value(Io& io, std::uint32_t& v) {
+    std::uint64_t form = 0;
+    if constexpr (Io::writing) form = v <= 15 ? 0 : v <= 65535 ? 1 : 2;
+    io(0, 2, form);
+    io(0, form == 0 ? 15 : form == 1 ? 65535 : 0xFFFF'FFFFULL, v);
+}
+
+template <class Io>
+void shape_value(Io& io, shape& s) {
+    std::uint64_t rank = s.rank();
+    io(0, max_rank, rank);
+    if constexpr (!Io::writing) {
+        s = shape{};
+        for (std::uint64_t d = 0; d < rank; ++d) s.push_back(0);
+    }
+    for (auto& d : s) wide_value(io, d);
+}
+
+template <class Io, class Enum>
+void enum_value(Io& io, Enum& v, std::uint64_t last) {
+    auto raw = static_cast<std::uint64_t>(v);
+    io(0, last, raw);
+    v = static_cast<Enum>(raw);
+}
+
+template <class Io>
+void explicit_fields(Io& io, distribution_spec& s) {
+    shape_value(io, s.tensor);
+    shape_value(io, s.shard);
+    enum_value(io, s.page.kind, 2);
+    if (s.page.kind == page_kind::tile) {
+        wide_value(io, s.page.tile_h);
+        wide_value(io, s.page.tile_w);
+    }
+    wide_value(io, s.element_size);
+    // Alignment: a power of two 2^k, or any value.
+    std::uint64_t power = 0, k = 0;
+    if constexpr (Io::writing) {
+        power = std::has_single_bit(s.alignment) ? 1 : 0;
+        k = power ? static_cast<std::uint64_t>(std::countr_zero(s.alignment)) : 0;
+    }
+    io(0, 1, power);
+    if (power) {
+        io(0, 63, k);
+        s.alignment = std::uint64_t{1} << k;
+    } else {
+        wide_value(io, s.alignment);
+    }
+    enum_value(io, s.orient, 1);
+    enum_value(io, s.strat, 2);
+    std::uint64_t ranges = s.cores.size();
+    io(0, 16, ranges);
+    if constexpr (!Io::writing) s.cores.assign(ranges, core_range{});
+    for (core_range& r : s.cores) {
+        coord_value(io, r.start.x);
+        coord_value(io, r.start.y);
+        coord_value(io, r.end.x);
+        coord_value(io, r.end.y);
+    }
+    wide_value(io, s.bank_base);
+}
+
 }  // namespace
 
+std::vector<std::uint8_t> explicit_spec_bytes(const distribution_spec& spec, const spec_options& o) {
+    if (o.explicit_percent == 0 || o.explicit_percent > 100)
+        throw std::invalid_argument("explicit_spec_bytes: options.explicit_percent must be in 1..100");
+    std::vector<std::uint8_t> bytes;
+    choice_writer io{bytes};
+    std::uint64_t pick = 99;  // chance(p) holds for between(0, 99) >= 100 - p
+    io(0, 99, pick);
+    distribution_spec copy = spec;
+    explicit_fields(io, copy);
+    return bytes;
+}
+
 distribution_spec generate_spec(entropy& e, const spec_options& o) {
+    if (o.explicit_percent && e.chance(o.explicit_percent)) {
+        distribution_spec s;
+        choice_reader io{e};
+        explicit_fields(io, s);
+        return s;
+    }
     if (o.huge_percent && e.chance(o.huge_percent)) {
         distribution_spec s = huge_spec(e);
         if (o.invalid_percent && e.chance(o.invalid_percent)) break_a_rule(e, s);

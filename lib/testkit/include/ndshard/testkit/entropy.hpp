@@ -15,6 +15,7 @@
 #include <initializer_list>
 #include <limits>
 #include <span>
+#include <vector>
 
 namespace ndshard::testkit {
 
@@ -73,6 +74,36 @@ public:
 private:
     std::span<const std::uint8_t> bytes_;
     std::size_t pos_ = 0;
+};
+
+// One choice, read or written. A listing of fields written once against `Io` both decodes
+// (choice_reader: v = e.between(lo, hi)) and encodes (choice_writer: the bytes that make
+// byte_entropy answer v), so a fuzzer seed can be built for an exact value.
+struct choice_reader {
+    static constexpr bool writing = false;
+    entropy& source;
+    template <class T>
+    void operator()(std::uint64_t lo, std::uint64_t hi, T& v) {
+        v = static_cast<T>(source.between(lo, hi));
+    }
+};
+
+// The inverse of byte_entropy: between(lo, hi) reads just enough big-endian bytes to
+// cover hi - lo, so v - lo written in that many bytes decodes back to v (lo <= v <= hi).
+struct choice_writer {
+    static constexpr bool writing = true;
+    std::vector<std::uint8_t>& bytes;
+    template <class T>
+    void operator()(std::uint64_t lo, std::uint64_t hi, const T& v) {
+        const std::uint64_t span = hi - lo;
+        const std::uint64_t value = static_cast<std::uint64_t>(v) - lo;
+        int count = 0;
+        for (std::uint64_t covered = 0; covered < span; covered = (covered << 8) | 0xFF) {
+            ++count;
+            if (count == 8) break;
+        }
+        for (int i = count; i-- > 0;) bytes.push_back(static_cast<std::uint8_t>(value >> (8 * i)));
+    }
 };
 
 }  // namespace ndshard::testkit

@@ -25,11 +25,20 @@ struct spec_options {
     std::uint32_t huge_percent = 0;  // how often sizes sit near 2^31 / 2^32
     std::uint32_t invalid_percent = 0;  // how often one rule is broken on purpose
     bool allow_grid_2d = true;
+    // How often the first choice selects explicit mode (fuzzers): every field read raw in
+    // wide ranges - any rank 0..8, dims up to 2^64, several broken rules at once - so that
+    // explicit_spec_bytes can encode an exact spec as a seed input. 0: never (no byte used).
+    std::uint32_t explicit_percent = 0;
 };
 
 // A spec; may be rejected by make_distribution (always when a rule was broken, and
 // sometimes for `huge` specs whose addresses pass 2^32).
 distribution_spec generate_spec(entropy& e, const spec_options& o = {});
+
+// Bytes that byte_entropy decodes, through generate_spec(e, o) with o.explicit_percent > 0,
+// to exactly `spec` (any spec of rank <= 8 with 32-bit core coordinates). Bytes after them
+// are left for the caller's own choices.
+std::vector<std::uint8_t> explicit_spec_bytes(const distribution_spec& spec, const spec_options& o);
 
 // A spec make_distribution accepts (retries a few times, then falls back to a tiny one).
 distribution generate_distribution(entropy& e, spec_options o = {});
