@@ -5,6 +5,7 @@
 
 #include "ndshard/legacy.hpp"
 #include "ndshard/sim/scenario.hpp"
+#include "ndshard/testkit/entropy.hpp"
 #include "ndshard/sim/kernels.hpp"
 #include "ndshard/sim/op.hpp"
 
@@ -229,6 +230,24 @@ TEST(SimKernels, RunOpAndOracleOpAgree) {
         EXPECT_EQ(f.dev.read(out), oracle_op(op, data, out_pages)) << text;
         EXPECT_THROW(run_op(f.dev, op, std::vector<buffer_id>{}, out), op_error);
         f.dev.free(out);
+    }
+}
+
+// run_scenario, the entry point of the fuzz target, from seeded PRNGs and from raw
+// bytes (an exhausted byte source answers the simplest choice).
+TEST(SimKernels, RunScenario) {
+    int ops[4] = {};
+    for (std::uint64_t seed = 0; seed < 300; ++seed) {
+        testkit::random_entropy e(seed);
+        const scenario_outcome r = run_scenario(e);
+        EXPECT_EQ(r.failure, "") << seed;
+        ++ops[static_cast<int>(r.op.kind)];
+    }
+    for (int n : ops) EXPECT_GT(n, 30);
+    const std::uint8_t bytes[] = {3, 250, 7, 1, 0, 9, 200, 13, 77, 5, 31, 64, 2, 8};
+    for (std::size_t n = 0; n <= sizeof bytes; ++n) {
+        testkit::byte_entropy e(std::span<const std::uint8_t>(bytes, n));
+        EXPECT_EQ(run_scenario(e).failure, "") << n;
     }
 }
 

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <concepts>
+#include <iterator>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -20,6 +21,7 @@
 #include "ndshard/distribution.hpp"
 #include "ndshard/legacy.hpp"
 #include "ndshard/sim/device.hpp"
+#include "ndshard/sim/op.hpp"
 
 namespace ndshard::sim {
 
@@ -241,6 +243,63 @@ drawn_spec draw_distribution(E& e, const device_config& dev, const shape& pages,
     const std::uint64_t most = out.memory == memory_kind::dram ? dev.num_dram_banks : workers;
     s.cores = detail::draw_cores(e, dev, out.memory, e.between(1, std::min(most, shards + 3)));
     return out;
+}
+
+// One random op end to end, as the fuzz target `fuzz_kernel` and smoke tests run it.
+struct scenario_outcome {
+    op_spec op;
+    std::vector<drawn_spec> inputs;
+    drawn_spec output;
+    traffic_stats traffic;
+    std::string failure;  // empty when the device matched the oracle, kept every
+                          // sentinel and left its inputs unchanged
+};
+
+// Draws an op (any of the four), its page grid (rank 1..8, at most max_pages), page
+// size, input and output distributions and data; runs it on a device with
+// scenario_device_config(); compares with the oracle. A NoC bounds failure is not
+// caught: noc_error propagates, like any other bug.
+template <entropy_source E>
+scenario_outcome run_scenario(E& e, std::uint64_t max_pages = 48) {
+    const device_config cfg = scenario_device_config();
+    scenario_outcome r;
+    const shape pages = draw_page_grid(e, e.between(1, 8), max_pages, 4);
+    const auto elems = static_cast<std::uint32_t>(e.between(1, 4));
+    r.op.kind = static_cast<op_kind>(e.between(0, 3));
+    r.op.dim = e.between(0, pages.rank() - 1);
+    for (std::size_t i = 0; i < pages.rank(); ++i) r.op.order.push_back(i);
+    for (std::size_t i = 0; i + 1 < pages.rank(); ++i) std::swap(r.op.order[i], r.op.order[e.between(i, pages.rank() - 1)]);
+    if (r.op.kind != op_kind::reduce_sum) r.op.dim = 0;
+    if (r.op.kind != op_kind::permute) r.op.order.clear();
+    shape out_pages = output_pages(r.op, pages);
+    if (r.op.kind == op_kind::reduce_sum && pages.rank() > 1 && detail::chance(e, 30)) {
+        out_pages = pages;
+        out_pages[r.op.dim] = 1;
+    }
+    device dev(cfg);
+    std::vector<buffer_id> ins;
+    std::vector<dense_tensor> data;
+    for (std::size_t i = 0; i < arity(r.op.kind); ++i) {
+        r.inputs.push_back(draw_distribution(e, cfg, pages, elems * 4));
+        ins.push_back(dev.allocate(r.inputs.back().spec, "in" + std::to_string(i + 1)));
+        data.push_back(dense_tensor::random(pages, elems, e.between(0, 1U << 30)));
+        dev.write(ins.back(), data.back());
+    }
+    r.output = draw_distribution(e, cfg, out_pages, elems * 4);
+    const buffer_id out = dev.allocate(r.output.spec, "out");
+    r.traffic = run_op(dev, r.op, ins, out, e.between(0, 1000));
+    r.failure = first_difference(dev.read(out), oracle_op(r.op, data, out_pages));
+    if (!r.failure.empty()) r.failure = to_string(r.op) + ": output differs at " + r.failure;
+    for (std::size_t i = 0; i < ins.size() && r.failure.empty(); ++i) {
+        const std::string diff = first_difference(dev.read(ins[i]), data[i]);
+        if (!diff.empty()) r.failure = "input " + std::to_string(i + 1) + " changed at " + diff;
+    }
+    ins.push_back(out);
+    for (buffer_id id : ins) {
+        const auto bad = dev.padding_violations(id);
+        if (r.failure.empty() && !bad.empty()) r.failure = "'" + dev.buffer(id).name + "': " + bad.front();
+    }
+    return r;
 }
 
 }  // namespace ndshard::sim
