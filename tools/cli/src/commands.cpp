@@ -248,6 +248,14 @@ parse_result parse_args(std::vector<std::string> args) {
     };
     try {
         if (args.empty()) throw usage_error("give a command: map, show, explain, svg, convert or sim (see --help)");
+        const std::string& first = args.front();
+        const bool known = first == "map" || first == "show" || first == "explain" || first == "svg" ||
+                           first == "convert" || first == "sim";
+        if (!known && first != "--help" && first != "-h" && !first.empty() && first.front() == '-')
+            throw usage_error(quote_value(first) + ": give a command first: map, show, explain, svg, convert or sim");
+        if (!known && (first.empty() || first.front() != '-'))
+            throw usage_error("unknown command " + quote_value(args.front()) +
+                              "; the commands are map, show, explain, svg, convert and sim");
         std::reverse(args.begin(), args.end());  // CLI11 consumes the vector from the back
         app.parse(args);
         if (map->parsed()) {

@@ -68,7 +68,9 @@ std::string describe_legacy(const legacy_spec& l) {
     const auto [h, w] = legacy_view(l.tensor);
     std::string what;
     switch (l.layout) {
-        case legacy_layout::interleaved: what = "interleaved over " + plural(l.cores.size(), "bank"); break;
+        case legacy_layout::interleaved:
+            return "interleaved over " + plural(l.cores.size(), "bank") + " in the order " + core_list(l.cores) +
+                   "; every page keeps its core and offset";
         case legacy_layout::height:
             what = "HEIGHT sharded, shards [" + std::to_string(l.shard_height) + "," + std::to_string(w) + "]";
             break;
@@ -186,9 +188,8 @@ void write_explain(const distribution& d, std::ostream& out) {
     auto words_for = [&](const page_layout* layout, const std::string& name) {
         const page_layout& w = layout ? *layout : l;
         row(out, "accessor " + name,
-            "rank " + std::to_string(w.rank()) + ", " + plural(P, "bank") + "; words: [config] rank, num_banks, tensor x" +
-                std::to_string(w.rank()) + ", shard x" + std::to_string(w.rank()) + ", coords x" + std::to_string(P) +
-                " (x<<16|y), [checksum]");
+            "rank " + std::to_string(w.rank()) + ", " + plural(P, "bank") + ", tensor " + to_string(w.tensor) +
+                ", shard " + to_string(w.shard) + " (word layout: ndshard/args.hpp)");
         const accessor_words rt = make_accessor_words(d, arg::all_runtime, layout);
         row(out, "  all runtime", "compile-time " + word_list(rt.compile_time));
         row(out, "", "runtime      " + word_list(rt.runtime));

@@ -159,9 +159,11 @@ struct part {
 
 struct style {
     std::optional<std::uint64_t> highlight;  // core index
-    std::string cell_attrs(std::uint64_t core) const {
-        if (!highlight) return "";
-        return core == *highlight ? " stroke=\"#000\" stroke-width=\"1.6\"" : " opacity=\"0.18\"";
+    // Attributes of an element drawn for `core`; `outline` is its stroke when nothing is
+    // highlighted (the highlighted core gets a heavy black one, the others fade).
+    std::string cell_attrs(std::uint64_t core, const std::string& outline = "") const {
+        if (highlight && core == *highlight) return " stroke=\"#000\" stroke-width=\"1.6\"";
+        return outline + (highlight ? " opacity=\"0.18\"" : "");
     }
 };
 
@@ -256,7 +258,8 @@ part draw_tensor(const distribution& d, const style& st, std::string& note) {
             continue;
         }
         body << "<g class=\"page\" data-page=\"" << c.page << "\" data-core=\"" << c.core << "\" fill=\"" << hex(colour)
-             << "\" stroke=\"#2b2b2b\" stroke-width=\"0.6\" stroke-linejoin=\"round\"" << st.cell_attrs(c.core) << ">";
+             << "\" stroke-linejoin=\"round\""
+             << st.cell_attrs(c.core, " stroke=\"#2b2b2b\" stroke-width=\"0.6\"") << ">";
         body << "<path d=\"" << polygon({f0, f1, f2, f3}) << "\"/>";
         if (solid) {
             body << "<path d=\"" << polygon({f0, b0, b1, f1}) << "\" fill=\"" << hex(shade(colour, 0.35)) << "\"/>";

@@ -1,0 +1,44 @@
+// Test helpers: run the command line in-process and look at what it printed.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "ndshard/cli/commands.hpp"
+
+namespace ndshard::cli::test {
+
+struct run_output {
+    int code = -1;
+    std::string out;
+    std::string err;
+};
+
+// `ndshard <args...>` through the same entry point as the executable.
+inline run_output run_cli(const std::vector<std::string>& args) {
+    std::ostringstream out, err;
+    run_output r;
+    r.code = run(args, out, err);
+    r.out = out.str();
+    r.err = err.str();
+    return r;
+}
+
+// Exactly one line (ending in '\n') and nothing else.
+inline bool is_one_line(const std::string& text) {
+    return !text.empty() && text.back() == '\n' && std::count(text.begin(), text.end(), '\n') == 1;
+}
+
+inline std::string read_text(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+}  // namespace ndshard::cli::test
