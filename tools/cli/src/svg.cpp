@@ -170,7 +170,7 @@ struct style {
 std::string label(double x, double y, double size, const std::string& text, const char* anchor = "middle",
                   const std::string& extra = "") {
     return "<text x=\"" + num(x) + "\" y=\"" + num(y) + "\" font-size=\"" + num(size) + "\" text-anchor=\"" + anchor +
-           "\"" + extra + ">" + escape(text) + "</text>\n";
+           "\" stroke=\"none\"" + extra + ">" + escape(text) + "</text>\n";
 }
 
 part draw_tensor(const distribution& d, const style& st, std::string& note) {
@@ -232,6 +232,15 @@ part draw_tensor(const distribution& d, const style& st, std::string& note) {
         return p.col < q.col;
     });
 
+    // A face hidden by a real neighbour of the same shard (no gap between them) is left
+    // out: the picture is the same and the file much smaller. Cells were collected in
+    // row-major order over the extents, so a neighbour is a fixed stride away.
+    const std::uint64_t n_col = ext[static_cast<std::size_t>(ax.col)];
+    const std::uint64_t n_row = ax.row >= 0 ? ext[static_cast<std::size_t>(ax.row)] : 1;
+    const std::uint64_t row_stride = n_col, dep_stride = n_col * n_row;
+    auto covers = [&](const cell& c, std::size_t at, bool exists, auto same_shard) {
+        return exists && cells[at].real && same_shard(cells[at], c);
+    };
     std::ostringstream body;
     auto block_origin = [&](std::uint64_t b) -> point {
         return {axis_pad + static_cast<double>(b % per_row) * pitch_x,
@@ -257,15 +266,20 @@ part draw_tensor(const distribution& d, const style& st, std::string& note) {
                  << "\" stroke-opacity=\"0.4\" stroke-width=\"0.6\" stroke-dasharray=\"2 2\"/></g>\n";
             continue;
         }
+        const bool front = !covers(c, i - dep_stride, solid && c.dep > 0,
+                                   [](const cell& n, const cell& m) { return n.gap_dep == m.gap_dep; });
+        const bool top = !covers(c, i - row_stride, solid && c.row > 0,
+                                 [](const cell& n, const cell& m) { return n.gap_row == m.gap_row; });
+        const bool right = !covers(c, i + 1, solid && c.col + 1 < n_col,
+                                   [](const cell& n, const cell& m) { return n.gap_col == m.gap_col; });
         body << "<g class=\"page\" data-page=\"" << c.page << "\" data-core=\"" << c.core << "\" fill=\"" << hex(colour)
-             << "\" stroke-linejoin=\"round\""
-             << st.cell_attrs(c.core, " stroke=\"#2b2b2b\" stroke-width=\"0.6\"") << ">";
-        body << "<path d=\"" << polygon({f0, f1, f2, f3}) << "\"/>";
-        if (solid) {
+             << "\"" << st.cell_attrs(c.core) << ">";
+        if (front) body << "<path d=\"" << polygon({f0, f1, f2, f3}) << "\"/>";
+        if (solid && top)
             body << "<path d=\"" << polygon({f0, b0, b1, f1}) << "\" fill=\"" << hex(shade(colour, 0.35)) << "\"/>";
+        if (solid && right)
             body << "<path d=\"" << polygon({f1, b1, b2, f2}) << "\" fill=\"" << hex(shade(colour, -0.25)) << "\"/>";
-        }
-        if (labels)
+        if (labels && front)
             body << "<text x=\"" << num(f0.x + s / 2) << "\" y=\"" << num(f0.y + s / 2 + font * 0.36) << "\" font-size=\""
                  << num(font) << "\" text-anchor=\"middle\" stroke=\"none\" fill=\""
                  << (prefers_dark_text(colour) ? "#111" : "#fff") << "\">" << c.page << "</text>";
@@ -310,7 +324,8 @@ part draw_tensor(const distribution& d, const style& st, std::string& note) {
                           padding ? name + " (padding)" : name);
         }
     }
-    out.body = body.str();
+    // Cells inherit their outline from one group around them.
+    out.body = "<g stroke=\"#2b2b2b\" stroke-width=\"0.6\" stroke-linejoin=\"round\">\n" + body.str() + "</g>\n";
     out.width = axis_pad + static_cast<double>(per_row) * pitch_x - 1.2 * s;
     out.height = static_cast<double>(block_rows) * pitch_y;
     return out;
@@ -353,9 +368,11 @@ part draw_panel(const distribution& d, const style& st) {
         const rgb colour = core_colour(c);
         const double bx = static_cast<double>(column[d.cores[c].x]) * pitch_x;
         const double by = top + static_cast<double>(row[d.cores[c].y]) * pitch_y;
-        body << "<g class=\"core\" data-core=\"" << c << "\"" << st.cell_attrs(c) << ">";
+        body << "<g class=\"core\" data-core=\"" << c << "\" stroke=\"#2b2b2b\" stroke-width=\"0.4\""
+             << (st.highlight && c != *st.highlight ? " opacity=\"0.18\"" : "") << ">";
         body << "<rect x=\"" << num(bx) << "\" y=\"" << num(by) << "\" width=\"" << num(box_w) << "\" height=\""
-             << num(box_h) << "\" rx=\"4\" fill=\"#f7f7f7\" stroke=\"" << hex(colour) << "\" stroke-width=\"1.5\"/>\n";
+             << num(box_h) << "\" rx=\"4\" fill=\"#f7f7f7\" stroke=\"" << hex(colour) << "\" stroke-width=\""
+             << (st.highlight && c == *st.highlight ? "3.5" : "1.5") << "\"/>\n";
         body << label(bx + 6, by + 13, 10.5,
                       "core " + std::to_string(c) + " " + to_string(d.cores[c]) + ": " +
                           plural(l.shards_on_core(c), "shard"),
@@ -389,8 +406,7 @@ part draw_panel(const distribution& d, const style& st) {
                         const auto page = l.page_at(c, offset);
                         body << "<rect class=\"slot\" data-core=\"" << c << "\" data-offset=\"" << offset << "\"";
                         if (page)
-                            body << " data-page=\"" << *page << "\" fill=\"" << hex(colour)
-                                 << "\" stroke=\"#2b2b2b\" stroke-width=\"0.4\"";
+                            body << " data-page=\"" << *page << "\" fill=\"" << hex(colour) << "\"";
                         else
                             body << " fill=\"none\" stroke=\"" << hex(colour)
                                  << "\" stroke-opacity=\"0.55\" stroke-width=\"0.6\" stroke-dasharray=\"1.5 1.5\"";
@@ -398,7 +414,7 @@ part draw_panel(const distribution& d, const style& st) {
                              << num(pc) << "\"/>";
                         if (page && labels)
                             body << "<text x=\"" << num(x + pc / 2) << "\" y=\"" << num(y + pc / 2 + font * 0.36)
-                                 << "\" font-size=\"" << num(font) << "\" text-anchor=\"middle\" fill=\""
+                                 << "\" font-size=\"" << num(font) << "\" text-anchor=\"middle\" stroke=\"none\" fill=\""
                                  << (prefers_dark_text(colour) ? "#111" : "#fff") << "\">" << *page << "</text>";
                         body << "\n";
                     }
@@ -468,7 +484,7 @@ std::string render_svg(const distribution& d, const svg_options& options) {
     const double content_bottom = std::max(tensor_at.y + tensor.height, panel_at.y + panel.height);
     const part legend = draw_legend(d, st, std::max(content_w, 440.0));
     const point legend_at{margin, content_bottom + 24};
-    const double width = std::ceil(std::max(content_w, legend.width) + 2 * margin);
+    double width = std::ceil(std::max(content_w, legend.width) + 2 * margin);
     const double height = std::ceil(legend_at.y + legend.height + margin);
 
     const std::uint64_t slots = l.reserved_pages_per_core() * l.num_cores;
@@ -481,6 +497,9 @@ std::string render_svg(const distribution& d, const svg_options& options) {
                         std::to_string(slots - l.num_pages) + " of " + std::to_string(slots) + " slots are padding";
     if (!note.empty()) facts += "; " + note;
     if (st.highlight) facts += "; highlighted: core " + std::to_string(*st.highlight) + " " + to_string(*options.highlight);
+    // Room for the two header lines (about 0.6 em per character).
+    width = std::ceil(std::max({width, 2 * margin + static_cast<double>(title.size()) * 15 * 0.62,
+                                2 * margin + static_cast<double>(facts.size()) * 11.5 * 0.56}));
 
     std::ostringstream svg;
     svg << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
