@@ -18,9 +18,14 @@ public:
         if (lo == hi) return lo;
         const std::uint64_t span = hi - lo;
         if (span == std::numeric_limits<std::uint64_t>::max()) return *rc::gen::arbitrary<std::uint64_t>();
-        // inRange scales with RapidCheck's size; mix in full-range picks so that large
-        // ranges are reached at every size.
-        if (span > 64 && *rc::gen::inRange(0, 4) == 0)
+        // A choice among few options (a rank, a page kind, a strategy, chance()'s percent)
+        // spans its whole range at every size: scaled with the size, the hard cases would
+        // only appear in the last tenth of a run (grid_2d in 1.6% of 500 cases, tile pages
+        // in 2.2%). It still shrinks towards lo.
+        if (span <= 100) return lo + *rc::gen::resize(rc::kNominalSize, rc::gen::inRange<std::uint64_t>(0, span + 1));
+        // Larger ranges (sizes, counts) scale with RapidCheck's size; mix in full-range
+        // picks so that large values are reached at every size.
+        if (*rc::gen::inRange(0, 4) == 0)
             return lo + *rc::gen::arbitrary<std::uint64_t>() % (span + 1);
         return lo + *rc::gen::inRange<std::uint64_t>(0, span + 1);
     }
