@@ -2,7 +2,7 @@
 //
 // A page_layout is what all mapping questions are answered from on the host. It is a
 // constexpr value with no allocation, so the conformance vectors of SEMANTICS.md are
-// proven at compile time (lib/include/ndshard/conformance.hpp). Its formulas come from
+// proven at compile time (props/conformance.cpp static_asserts them). Its formulas come from
 // detail/place.hpp; the accessor instantiates the same ones for the device.
 #pragma once
 
