@@ -216,5 +216,21 @@ TEST(CliSpecJson, ParseArgsNeverThrows) {
     }
 }
 
+// A fuzz target turns files and stdin off: --spec then takes inline JSON only.
+TEST(CliSpecJson, FilesAndStdinCanBeTurnedOff) {
+    const parse_options inline_only{false};
+    for (const char* argument : {"-", "/etc/hostname", "spec.json"}) {
+        const parse_result r = parse_args({"map", "--spec", argument}, inline_only);
+        EXPECT_FALSE(r.cmd.has_value());
+        EXPECT_EQ(r.exit_code, 2);
+        EXPECT_EQ(r.error, "ndshard map: --spec \"" + std::string(argument) +
+                               "\": give the JSON inline here (files and stdin are off)");
+    }
+    const parse_result ok =
+        parse_args({"map", "--spec", R"js({"tensor":[3,7,5],"shard":[2,2,2],"grid":"2x3"})js"}, inline_only);
+    ASSERT_TRUE(ok.cmd.has_value()) << ok.error;
+    EXPECT_EQ(std::get<map_command>(*ok.cmd).spec.tensor, (shape{3, 7, 5}));
+}
+
 }  // namespace
 }  // namespace ndshard::cli

@@ -64,9 +64,9 @@ void add_spec_flags(CLI::App* app, spec_flags& f) {
 }
 
 // A --spec (if any) first, then the flags on top.
-distribution_spec spec_of(const spec_flags& f) {
+distribution_spec spec_of(const spec_flags& f, bool allow_files) {
     spec_fields fields;
-    if (f.spec) merge_into(fields, parse_spec_fields_json(read_spec_argument(*f.spec)));
+    if (f.spec) merge_into(fields, parse_spec_fields_json(read_spec_argument(*f.spec, allow_files)));
     merge_into(fields, fields_from_flags(f.text));
     return to_spec(fields);
 }
@@ -94,7 +94,6 @@ legacy_spec legacy_of(const convert_flags& c, const spec_flags& f) {
     auto refuse = [&](const std::optional<std::string>& v, const char* flag, const char* why) {
         if (v) throw usage_error(std::string(flag) + " " + quote_value(*v) + ": " + why);
     };
-    refuse(f.spec, "--spec", "--from takes flags (a JSON spec describes an ND layout; use --to legacy)");
     refuse(t.shard, "--shard", "a legacy layout takes --shard-height / --shard-width, in pages");
     refuse(t.page, "--page", "legacy shapes are in pages; give the page size with --page-size");
     refuse(t.strategy, "--strategy", "a legacy layout implies its strategy");
@@ -123,6 +122,31 @@ legacy_spec legacy_of(const convert_flags& c, const spec_flags& f) {
     if (t.alignment) l.alignment = parse_u64(*t.alignment, "--alignment");
     if (t.bank_base) l.bank_base = parse_u64(*t.bank_base, "--bank-base");
     return l;
+}
+
+// A legacy layout given as JSON (what `convert --to legacy` prints): its keys are the
+// --from flags; flags given on the command line as well win.
+void legacy_flags_from_json(const std::string& text, convert_flags& c, spec_flags& f) {
+    for (auto& [key, value] : json_as_flag_text(text)) {
+        std::optional<std::string>* slot = key == "from"           ? &c.from
+                                           : key == "tensor"       ? &f.text.tensor
+                                           : key == "shard_height" ? &c.shard_height
+                                           : key == "shard_width"  ? &c.shard_width
+                                           : key == "cores"        ? &f.text.cores
+                                           : key == "grid"         ? &f.text.grid
+                                           : key == "banks"        ? &f.text.banks
+                                           : key == "orientation"  ? &f.text.orientation
+                                           : key == "page_size"    ? &c.page_size
+                                           : key == "alignment"    ? &f.text.alignment
+                                           : key == "bank_base"    ? &f.text.bank_base
+                                                                   : nullptr;
+        if (!slot)
+            throw usage_error("legacy spec JSON: unknown key " + quote_value(key) +
+                              " (keys: from, tensor, shard_height, shard_width, cores, grid, banks, orientation, "
+                              "page_size, alignment, bank_base)");
+        if (!*slot) *slot = std::move(value);
+    }
+    if (f.text.grid && f.text.cores) f.text.grid.reset();  // the flags' list replaces the JSON's
 }
 
 const char* name_of(const command& cmd) {
@@ -155,7 +179,7 @@ int run_convert(const convert_command& c, std::ostream& out, std::ostream& err) 
 
 }  // namespace
 
-parse_result parse_args(std::vector<std::string> args) {
+parse_result parse_args(std::vector<std::string> args, const parse_options& options) {
     parse_result result;
     CLI::App app{"ndshard: see how an N-d tensor is sharded over accelerator cores", "ndshard"};
     app.require_subcommand(1);
@@ -220,7 +244,7 @@ parse_result parse_args(std::vector<std::string> args) {
     conv->footer("\n--from prints the ND spec JSON (readable by --spec) of a legacy layout; the tensor is in\n"
                  "pages, seen as 2D [H, W] with leading dims folded into H. --to legacy prints the legacy\n"
                  "layout (keys = the --from flags) with exactly the same mapping, or exits 1 with the reason\n"
-                 "there is none.\n" +
+                 "there is none. That JSON can come back through --spec: convert --spec LEGACY gives the ND spec.\n" +
                  examples({"ndshard convert --from height --tensor 2,64,96 --shard-height 32 --grid 1x4",
                            "ndshard convert --from block --tensor 64,64 --shard-height 32 --shard-width 16 --grid 4x2",
                            "ndshard convert --from interleaved --tensor 4,8,8 --banks 12",
@@ -259,12 +283,12 @@ parse_result parse_args(std::vector<std::string> args) {
         std::reverse(args.begin(), args.end());  // CLI11 consumes the vector from the back
         app.parse(args);
         if (map->parsed()) {
-            map_command c{spec_of(map_flags), map_format::json};
+            map_command c{spec_of(map_flags, options.allow_files), map_format::json};
             if (format && *format == "csv") c.format = map_format::csv;
             else if (format && *format != "json") throw usage_error("--format " + quote_value(*format) + ": expected json or csv");
             result.cmd = c;
         } else if (show->parsed()) {
-            show_command c{spec_of(show_flags), color_mode::automatic};
+            show_command c{spec_of(show_flags, options.allow_files), color_mode::automatic};
             if (color) {
                 if (*color == "always") c.color = color_mode::always;
                 else if (*color == "never") c.color = color_mode::never;
@@ -272,29 +296,44 @@ parse_result parse_args(std::vector<std::string> args) {
             }
             result.cmd = c;
         } else if (explain->parsed()) {
-            result.cmd = explain_command{spec_of(explain_flags)};
+            result.cmd = explain_command{spec_of(explain_flags, options.allow_files)};
         } else if (svg->parsed()) {
-            svg_command c{spec_of(svg_flags), {}};
+            svg_command c{spec_of(svg_flags, options.allow_files), {}};
             if (highlight) c.options.highlight = parse_core(*highlight, "--highlight-core");
             result.cmd = c;
         } else if (conv->parsed()) {
             convert_command c;
+            // A --spec holding a legacy layout (key "from") is an input for --from.
+            if (!convert.to && convert_spec_flags.spec) {
+                const std::string text = read_spec_argument(*convert_spec_flags.spec, options.allow_files);
+                bool legacy = false;
+                for (const auto& kv : json_as_flag_text(text)) legacy = legacy || kv.first == "from";
+                if (legacy) {
+                    legacy_flags_from_json(text, convert, convert_spec_flags);
+                    convert_spec_flags.spec.reset();
+                } else {
+                    convert_spec_flags.spec = text;  // read once, parsed below
+                }
+            }
             if (convert.from.has_value() == convert.to.has_value())
                 throw usage_error("give --from LAYOUT (legacy -> ND) or --to legacy (ND -> legacy)");
             if (convert.from) {
+                if (convert_spec_flags.spec)
+                    throw usage_error("--spec: with --from give a legacy layout (keys from, tensor, shard_height, ...)");
                 c.from_legacy = legacy_of(convert, convert_spec_flags);
             } else {
                 if (*convert.to != "legacy") throw usage_error("--to " + quote_value(*convert.to) + ": the only target is legacy");
                 for (const auto* v : {&convert.shard_height, &convert.shard_width, &convert.page_size})
                     if (*v) throw usage_error("--shard-height/--shard-width/--page-size describe a legacy input; use --from");
-                c.spec = spec_of(convert_spec_flags);
+                c.spec = spec_of(convert_spec_flags, options.allow_files);
             }
             result.cmd = c;
         } else if (sim->parsed()) {
             sim_command c;
             c.op = op;
-            for (const std::string& in : sim_in) c.inputs.push_back(parse_spec_json(read_spec_argument(in)));
-            c.output = parse_spec_json(read_spec_argument(sim_out));
+            for (const std::string& in : sim_in)
+                c.inputs.push_back(parse_spec_json(read_spec_argument(in, options.allow_files)));
+            c.output = parse_spec_json(read_spec_argument(sim_out, options.allow_files));
             if (seed) c.seed = parse_u64(*seed, "--seed");
             if (page_elems) c.page_elems = parse_u64(*page_elems, "--page-elems");
             result.cmd = c;

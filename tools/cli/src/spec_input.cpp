@@ -220,6 +220,29 @@ spec_fields parse_spec_fields_json(std::string_view text) {
     return out;
 }
 
+std::vector<std::pair<std::string, std::string>> json_as_flag_text(std::string_view text) {
+    const json doc = parse_object(text);
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const auto& [key, value] : doc.items()) {
+        const std::string label = "spec." + key;
+        std::string flag_text;
+        if (value.is_string()) {
+            flag_text = value.get<std::string>();
+        } else if (value.is_boolean()) {
+            flag_text = value.get<bool>() ? "true" : "false";
+        } else if (value.is_array()) {
+            for (const json& item : value) {
+                if (!flag_text.empty()) flag_text += ',';
+                flag_text += std::to_string(json_u64(item, label));
+            }
+        } else {
+            flag_text = std::to_string(json_u64(value, label));
+        }
+        out.emplace_back(key, flag_text);
+    }
+    return out;
+}
+
 distribution_spec to_spec(const spec_fields& f) {
     if (!f.tensor) throw usage_error("no tensor shape: give --tensor (\"tensor\" in a spec), e.g. --tensor 3,7,5");
     distribution_spec spec;
@@ -271,9 +294,11 @@ std::vector<core_range> banks_row(std::uint64_t banks, std::string_view what) {
 
 distribution_spec parse_spec_json(std::string_view json_text) { return to_spec(parse_spec_fields_json(json_text)); }
 
-std::string read_spec_argument(const std::string& argument) {
-    const std::size_t first = argument.find_first_not_of(" \t\r\n");
+std::string read_spec_argument(const std::string& argument, bool allow_files) {
+    const std::size_t first = argument.find_first_not_of(" \t\r\n\xEF\xBB\xBF");
     if (first != std::string::npos && argument[first] == '{') return argument;
+    if (!allow_files)
+        throw usage_error("--spec " + quote_value(argument) + ": give the JSON inline here (files and stdin are off)");
     std::ifstream file;
     if (argument != "-") {
         file.open(argument, std::ios::binary);

@@ -61,9 +61,13 @@ struct parse_result {
     std::string error;           // one line, without its newline
 };
 
+struct parse_options {
+    bool allow_files = true;  // --spec FILE and --spec - (stdin); a fuzz target turns them off
+};
+
 // Arguments without the program name: {"map", "--tensor", "3,7,5", ...}. Never throws,
-// never exits; reads a --spec FILE (or stdin for "-").
-parse_result parse_args(std::vector<std::string> args);
+// never exits; reads a --spec FILE (or stdin for "-") unless options say not to.
+parse_result parse_args(std::vector<std::string> args, const parse_options& options = {});
 
 struct run_context {
     bool stdout_is_terminal = false;  // show --color auto colours only a terminal

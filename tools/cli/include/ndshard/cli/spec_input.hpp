@@ -16,6 +16,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "ndshard/spec.hpp"
@@ -65,8 +66,15 @@ distribution_spec to_spec(const spec_fields& fields);
 // a shape of rank > 8) on bad input, nothing else.
 distribution_spec parse_spec_json(std::string_view json);
 
-// A --spec argument: inline JSON when it starts with '{', "-" for stdin, else a file.
-std::string read_spec_argument(const std::string& argument);
+// A flat JSON object as flag text, keys in order: {"tensor":[8,5],"shard_height":2} ->
+// {{"tensor","8,5"},{"shard_height","2"}}. Strings stay as they are; non-negative
+// integers and lists of them become decimal text; true/false become "true"/"false".
+// Same guards as parse_spec_fields_json (repeated keys, nesting, size).
+std::vector<std::pair<std::string, std::string>> json_as_flag_text(std::string_view json);
+
+// A --spec argument: inline JSON when it starts with '{', "-" for stdin, else a file
+// (at most 1 MiB). With allow_files = false only inline JSON is accepted.
+std::string read_spec_argument(const std::string& argument, bool allow_files = true);
 
 // The interleaved bank row: banks_row(12, "--banks") == {(0,0)-(11,0)}; 1..65536 banks.
 std::vector<core_range> banks_row(std::uint64_t banks, std::string_view what);
