@@ -4,9 +4,12 @@
 // span of runtime words. Construction validates the runtime words once (length, rank,
 // shapes, checksum, 32-bit address limits) and throws spec_error on anything malformed;
 // afterwards every query assumes a valid argument (page id < num_pages, ...) and does
-// 32-bit arithmetic only. Compile-time dims divide by constants; runtime dims divide by
-// precomputed reciprocals (fast_divider), so no query executes a division instruction.
-// The mapping formulas are detail/place.hpp's, shared with the host layout.
+// 32-bit arithmetic only, with no division instruction: a page id's digits come from one
+// widening multiply each (a fixed-point fraction, see for_each_digit), each digit's shard
+// quotient from a reciprocal (a multiply-and-shift for compile-time dims), and shard id and
+// offset accumulate packed in one 64-bit word (detail/place.hpp, packed_terms). A runtime
+// rank is dispatched once per query to code unrolled for that rank. The mapping formulas
+// are detail/place.hpp's, shared with the host layout.
 //
 // Runtime words are borrowed, not copied: they must outlive the accessor.
 #pragma once
@@ -102,53 +105,112 @@ constexpr static_args<N> decode_static(const std::array<std::uint32_t, N>& w) {
     return a;
 }
 
-// Everything derived from (rank, T, S, P, deal rule) that the queries need.
+// Rejections build their messages out of line, so the constructor carries no string code.
+[[noreturn]] NDSHARD_COLD inline void reject_with(const char* rule, const char* text) { reject_args(rule, text); }
+[[noreturn]] NDSHARD_COLD inline void reject_with(const char* rule, const char* before, std::uint64_t value,
+                                                  const char* after) {
+    reject_args(rule, before + std::to_string(value) + after);
+}
+[[noreturn]] NDSHARD_COLD inline void reject_short(const char* what, std::size_t have) {
+    reject_args("args_length", std::string("runtime words end before ") + what + " (have " + std::to_string(have) + ")");
+}
+[[noreturn]] NDSHARD_COLD inline void reject_length(std::size_t expected, std::size_t have) {
+    reject_args("args_length", "expected " + std::to_string(expected) + " runtime words, got " + std::to_string(have));
+}
+[[noreturn]] NDSHARD_COLD inline void reject_address(std::uint32_t bank_base, std::uint32_t page_size) {
+    reject_args("address_32bit", "bank base " + std::to_string(bank_base) + " + reserved pages x " +
+                                     std::to_string(page_size) + " bytes ends past 2^32");
+}
+
+// Everything derived from (rank, T, S, P, deal rule) that the queries need. Filled
+// completely by make_geometry (dims past the rank with zeros), written once.
+struct dim_state {
+    std::uint64_t tensor;       // T[d], 64-bit: the operand of a digit multiply
+    std::uint64_t shard_recip;  // reciprocal_of(S[d]); 0 for S[d] == 1, whose quotient is never needed
+    packed_terms terms;
+    std::uint32_t shard, grid;
+    std::uint32_t tensor_stride, shard_stride, grid_stride;
+};
 struct geometry_state {
-    std::uint32_t rank = 1;
-    std::uint32_t num_banks = 0;
-    std::array<std::uint32_t, max_rank> tensor{}, shard{}, grid{};
-    std::array<std::uint32_t, max_rank> tensor_stride{}, shard_stride{}, grid_stride{};
-    std::array<fast_divider, max_rank> tensor_div{}, shard_div{}, grid_div{};
-    std::uint32_t shard_volume = 1, num_shards = 0, num_pages = 0, max_shards_per_core = 0;
-    fast_divider deal_div{};  // P (round robin) or k (contiguous)
+    std::uint32_t rank, num_banks;
+    std::uint32_t shard_volume, num_shards, num_pages, max_shards_per_core;
+    std::uint64_t page_recip;      // page id -> its digits (for_each_digit)
+    std::uint64_t shard_id_recip;  // shard id -> its digits (for_each_shard_digit)
+    fast_divider deal_div;         // P (round robin) or k (contiguous); 1 when that is 0
+    std::array<dim_state, max_rank> dims;
 };
 
 constexpr std::uint32_t nonzero(std::uint32_t v) noexcept { return v == 0 ? 1 : v; }
 
-// Expects shapes that passed check_arg_shapes.
-template <class Dims>
-constexpr geometry_state make_geometry(std::uint32_t rank, const Dims& tensor, const Dims& shard,
-                                       std::uint32_t banks, bool contiguous) noexcept {
-    geometry_state g;
+// FNV-1a state h continued over n words: checksum_step unrolled by four.
+constexpr std::uint32_t checksum_words(std::uint32_t h, const std::uint32_t* w, std::size_t n) noexcept {
+    const std::uint32_t* const end = w + n;
+    for (const std::uint32_t* quad_end = w + (n & ~std::size_t{3}); w != quad_end; w += 4)
+        h = checksum_step(checksum_step(checksum_step(checksum_step(h, w[0]), w[1]), w[2]), w[3]);
+    for (; w != end; ++w) h = checksum_step(h, *w);
+    return h;
+}
+
+[[noreturn]] NDSHARD_COLD inline void reject_no_banks(std::uint32_t rank, const std::uint32_t* tensor,
+                                                      const std::uint32_t* shard) {
+    std::uint64_t shards = 1;
+    for (std::uint32_t d = 0; d < rank; ++d) shards = sat_mul(shards, ceil_div(tensor[d], shard[d]));
+    reject_with("args_banks", "0 banks for ", shards, " shards");
+}
+
+// Validates the shapes (the rules of check_arg_shapes, in its order) and builds the
+// geometry in `g`. Divides only here, once per reciprocal (R + 3 or R + 4 divisions),
+// so that no query ever divides. tensor and shard point at rank words each.
+constexpr void make_geometry(geometry_state& g, std::uint32_t rank, const std::uint32_t* tensor,
+                             const std::uint32_t* shard, std::uint32_t banks, bool contiguous) {
+    std::uint64_t span = 1, volume = 1;
+    bool any_shard = true;
+    for (std::uint32_t d = 0; d < rank; ++d) {
+        if (shard[d] == 0) reject_with("args_shape", "shard dim ", d, " is 0");
+        span = sat_mul(span, nonzero(tensor[d]));
+        volume = sat_mul(volume, shard[d]);
+        any_shard = any_shard && tensor[d] != 0;
+    }
+    if (span >= two_pow_32) reject_with("args_shape", "tensor spans ", span, " page ids, past 2^32-1");
+    if (volume >= two_pow_32) reject_with("args_shape", "shard holds ", volume, " pages, past 2^32-1");
+    if (banks > max_cores) reject_with("args_banks", "", banks, " banks; at most 65536");
+    if (banks == 0 && any_shard) reject_no_banks(rank, tensor, shard);
+
+    // Every product below is bounded by span or volume (< 2^32), so nothing wraps.
     g.rank = rank;
     g.num_banks = banks;
-    std::uint32_t tv = 1, sv = 1, gv = 1;
+    std::uint64_t pages = 1, shards = 1;
+    std::uint32_t ts = 1, ss = 1, gs = 1;
     for (std::uint32_t d = rank; d-- > 0;) {
-        g.tensor[d] = tensor[d];
-        g.shard[d] = shard[d];
-        g.grid[d] = static_cast<std::uint32_t>(ceil_div(tensor[d], shard[d]));
-        g.tensor_stride[d] = tv;
-        g.shard_stride[d] = sv;
-        g.grid_stride[d] = gv;
-        g.tensor_div[d] = fast_divider(nonzero(g.tensor[d]));
-        g.shard_div[d] = fast_divider(g.shard[d]);
-        g.grid_div[d] = fast_divider(nonzero(g.grid[d]));
-        tv *= nonzero(g.tensor[d]);
-        sv *= g.shard[d];
-        gv *= nonzero(g.grid[d]);
+        const std::uint32_t t = tensor[d], s = shard[d];
+        const std::uint64_t recip = reciprocal_of(s);
+        const std::uint64_t q = s == 1 ? t : mulhi64(recip, t);  // t / s, exact
+        const auto grid = static_cast<std::uint32_t>(q + (q * s != t ? 1 : 0));
+        g.dims[d].tensor = t;
+        g.dims[d].shard = s;
+        g.dims[d].grid = grid;
+        g.dims[d].shard_recip = recip;
+        g.dims[d].tensor_stride = ts;
+        g.dims[d].shard_stride = ss;
+        g.dims[d].grid_stride = gs;
+        g.dims[d].terms = packed_terms_of(s, gs, ss);
+        ts *= nonzero(t);
+        ss *= s;
+        gs *= nonzero(grid);  // grid <= max(t, 1)
+        pages *= t;
+        shards *= grid;
     }
-    g.shard_volume = sv;
-    g.num_pages = 1;
-    g.num_shards = 1;
-    for (std::uint32_t d = 0; d < rank; ++d) {
-        g.num_pages *= g.tensor[d];
-        g.num_shards *= g.grid[d];
-    }
-    const std::uint32_t per_core =
-        banks == 0 ? 0 : static_cast<std::uint32_t>(ceil_div(g.num_shards, banks));
+    for (std::uint32_t d = rank; d < max_rank; ++d) g.dims[d] = {};
+    const fast_divider by_banks(nonzero(banks));
+    const std::uint32_t whole = by_banks.divide(static_cast<std::uint32_t>(shards));
+    const std::uint32_t per_core = banks == 0 ? 0 : whole + (std::uint64_t{whole} * banks != shards ? 1 : 0);
+    g.num_pages = static_cast<std::uint32_t>(pages);
+    g.num_shards = static_cast<std::uint32_t>(shards);
+    g.shard_volume = static_cast<std::uint32_t>(volume);
     g.max_shards_per_core = per_core;
-    g.deal_div = fast_divider(nonzero(contiguous ? per_core : banks));
-    return g;
+    g.page_recip = reciprocal_of(pages);
+    g.shard_id_recip = reciprocal_of(shards);
+    g.deal_div = contiguous ? fast_divider(nonzero(per_core)) : by_banks;
 }
 
 struct no_state {};
@@ -172,21 +234,48 @@ public:
 
 private:
     static constexpr detail::geometry_state make_static_geometry() {
-        if constexpr (static_geometry) {
-            detail::check_arg_shapes(S.rank, S.tensor, S.shard, S.num_banks);
-            return detail::make_geometry(S.rank, S.tensor, S.shard, S.num_banks, contiguous);
-        } else {
-            return {};
-        }
+        detail::geometry_state g{};
+        if constexpr (static_geometry)
+            detail::make_geometry(g, S.rank, S.tensor.data(), S.shard.data(), S.num_banks, contiguous);
+        return g;
     }
     static constexpr detail::geometry_state SG = make_static_geometry();
 
-    [[no_unique_address]] std::conditional_t<static_geometry, detail::no_state, detail::geometry_state> g_{};
+    // Compile-time divisors as multiply-and-shift for the numerators they can meet.
+    struct static_dividers {
+        std::array<bounded_divider, max_rank> shard{};
+        bounded_divider deal{};
+    };
+    static constexpr static_dividers make_static_dividers() {
+        static_dividers v;
+        if constexpr (static_shard)
+            for (std::uint32_t d = 0; d < S.rank; ++d)
+                v.shard[d] = bounded_divider_for(S.shard[d], static_tensor ? detail::nonzero(S.tensor[d]) : two_pow_32);
+        if constexpr (static_geometry)
+            v.deal = bounded_divider_for(detail::nonzero(contiguous ? SG.max_shards_per_core : S.num_banks),
+                                         std::uint64_t{SG.num_shards} + 1);  // shards_in_bank divides num_shards itself
+        else if constexpr (static_banks && !contiguous)
+            v.deal = bounded_divider_for(detail::nonzero(S.num_banks), two_pow_32);
+        return v;
+    }
+    static constexpr static_dividers SD = make_static_dividers();
+
+    // Compile-time coordinates, unpacked once: a bank's (x, y) is one load.
+    static constexpr auto make_static_coords() {
+        std::array<core_coord, static_coords ? S.num_banks : 0> c{};
+        if constexpr (static_coords)
+            for (std::uint32_t b = 0; b < S.num_banks; ++b) c[b] = unpack_core(S.words[S.coords_at + b]);
+        return c;
+    }
+    static constexpr auto static_coord_table = make_static_coords();
+
+    // Written completely by the constructor (make_geometry), so it needs no initializer.
+    [[no_unique_address]] std::conditional_t<static_geometry, detail::no_state, detail::geometry_state> g_;
     const std::uint32_t* coords_ = nullptr;
     std::uint32_t base_ = 0;
     std::uint32_t page_size_ = 1;
 
-    constexpr const detail::geometry_state& geo() const noexcept {
+    NDSHARD_INLINE constexpr const detail::geometry_state& geo() const noexcept {
         if constexpr (static_geometry) return SG;
         else return g_;
     }
@@ -194,65 +283,63 @@ private:
 public:
     // Runtime words as made by make_accessor_words (checksum last). bank_base is the
     // buffer's address in every bank; aligned_page_size the byte stride of pages.
+    // Validates everything; its few divisions (one per reciprocal) run alongside the
+    // checksum, whose chain of dependent multiplies is the longer path.
     constexpr explicit accessor(std::span<const std::uint32_t> rt, std::uint32_t bank_base = 0,
                                 std::uint32_t aligned_page_size = 1)
         : base_(bank_base), page_size_(aligned_page_size) {
         std::size_t i = 0;
         auto need = [&](std::size_t n, const char* what) {
             if (rt.size() < i + n)
-                detail::reject_args("args_length", std::string("runtime words end before ") + what + " (have " +
-                                                       std::to_string(rt.size()) + ")");
+                detail::reject_short(what, rt.size());
         };
         std::uint32_t rank = S.rank;
         if constexpr (!static_rank) {
             need(1, "the rank");
             rank = rt[i++];
             if (rank < 1 || rank > max_rank)
-                detail::reject_args("args_rank", "runtime rank " + std::to_string(rank) + " is not in 1..8");
+                detail::reject_with("args_rank", "runtime rank ", rank, " is not in 1..8");
         }
         std::uint32_t banks = S.num_banks;
         if constexpr (!static_banks) {
             need(1, "the bank count");
             banks = rt[i++];
         }
-        std::array<std::uint32_t, max_rank> tensor = S.tensor, shard = S.shard;
+        const std::uint32_t* tensor = S.tensor.data();
+        const std::uint32_t* shard = S.shard.data();
         if constexpr (!static_tensor) {
             need(rank, "the tensor shape");
-            for (std::uint32_t d = 0; d < rank; ++d) tensor[d] = rt[i++];
+            tensor = rt.data() + i;
+            i += rank;
         }
         if constexpr (!static_shard) {
             need(rank, "the shard shape");
-            for (std::uint32_t d = 0; d < rank; ++d) shard[d] = rt[i++];
+            shard = rt.data() + i;
+            i += rank;
         }
         if constexpr (!static_coords) {
-            if (banks > max_cores) detail::reject_args("args_banks", std::to_string(banks) + " banks; at most 65536");
+            if (banks > max_cores) detail::reject_with("args_banks", "", banks, " banks; at most 65536");
             need(banks, "the bank coordinates");
             coords_ = rt.data() + i;
             i += banks;
         }
         need(1, "the checksum");
-        if (rt.size() != i + 1)
-            detail::reject_args("args_length", "expected " + std::to_string(i + 1) + " runtime words, got " +
-                                                   std::to_string(rt.size()));
-        std::uint32_t h = S.checksum;
-        for (std::size_t k = 0; k < i; ++k) h = checksum_step(h, rt[k]);
-        if (h != rt[i]) detail::reject_args("args_checksum", "runtime words fail their checksum");
-        if constexpr (!static_geometry) {
-            detail::check_arg_shapes(rank, tensor, shard, banks);
-            g_ = detail::make_geometry(rank, tensor, shard, banks, contiguous);
-        }
-        if (aligned_page_size == 0) detail::reject_args("args_page_size", "aligned page size 0");
-        const std::uint64_t end =
-            std::uint64_t{bank_base} + std::uint64_t{geo().max_shards_per_core} * geo().shard_volume * aligned_page_size;
-        if (end > two_pow_32)
-            detail::reject_args("address_32bit", "bank base " + std::to_string(bank_base) + " + reserved pages x " +
-                                                     std::to_string(aligned_page_size) + " bytes ends at " +
-                                                     std::to_string(end) + ", past 2^32");
+        if (rt.size() != i + 1) detail::reject_length(i + 1, rt.size());
+        if (detail::checksum_words(S.checksum, rt.data(), i) != rt[i])
+            detail::reject_with("args_checksum", "runtime words fail their checksum");
+        if constexpr (!static_geometry)
+            detail::make_geometry(g_, rank, tensor, shard, banks, contiguous);
+        if (aligned_page_size == 0) detail::reject_with("args_page_size", "aligned page size 0");
+        // reserved pages < 2^64 and the page size < 2^32: the 128-bit product is exact.
+        const uint128_t end = uint128_t{bank_base} + static_cast<uint128_t>(std::uint64_t{geo().max_shards_per_core} *
+                                                                             geo().shard_volume) *
+                                                         aligned_page_size;
+        if (end > two_pow_32) detail::reject_address(bank_base, aligned_page_size);
     }
 
     // --- sizes ---
     [[nodiscard]] constexpr std::uint32_t rank() const noexcept { return static_rank ? S.rank : geo().rank; }
-    [[nodiscard]] constexpr std::uint32_t num_banks() const noexcept {
+    [[nodiscard]] NDSHARD_INLINE constexpr std::uint32_t num_banks() const noexcept {
         return static_banks ? S.num_banks : geo().num_banks;
     }
     [[nodiscard]] constexpr std::uint32_t num_pages() const noexcept { return geo().num_pages; }
@@ -261,43 +348,43 @@ public:
     [[nodiscard]] constexpr std::uint32_t max_shards_per_core() const noexcept { return geo().max_shards_per_core; }
     [[nodiscard]] constexpr std::uint32_t bank_base() const noexcept { return base_; }
     [[nodiscard]] constexpr std::uint32_t page_size() const noexcept { return page_size_; }
-    [[nodiscard]] constexpr core_coord bank_coord(std::uint32_t bank) const noexcept {
-        if constexpr (static_coords) return unpack_core(S.words[S.coords_at + bank]);
+    [[nodiscard]] NDSHARD_INLINE constexpr core_coord bank_coord(std::uint32_t bank) const noexcept {
+        if constexpr (static_coords) return static_coord_table[bank];
         else return unpack_core(coords_[bank]);
     }
 
     // --- page queries ---
 
     // [3,7,5]/[2,2,2] over 6 banks: get_bank_and_offset(36) == {0, 5}.
-    [[nodiscard]] constexpr bank_and_offset get_bank_and_offset(std::uint32_t page_id) const noexcept {
+    [[nodiscard]] NDSHARD_INLINE constexpr bank_and_offset get_bank_and_offset(std::uint32_t page_id) const noexcept {
         const auto p = detail::place_page(*this, page_id);
         return {p.core, p.device_offset};
     }
     // Page coordinate in the accessor's rank (the folded, possibly squeezed shapes).
     template <class Coord>
-    [[nodiscard]] constexpr bank_and_offset get_bank_and_offset_at(const Coord& coord) const noexcept {
+    [[nodiscard]] NDSHARD_INLINE constexpr bank_and_offset get_bank_and_offset_at(const Coord& coord) const noexcept {
         const auto p = detail::place_coord<accessor, std::uint32_t>(*this, coord);
         return {p.core, p.device_offset};
     }
     // Byte address inside the bank of a page offset (+ a byte offset inside the page).
-    [[nodiscard]] constexpr std::uint32_t bank_address(std::uint32_t page_offset,
+    [[nodiscard]] NDSHARD_INLINE constexpr std::uint32_t bank_address(std::uint32_t page_offset,
                                                        std::uint32_t byte_offset = 0) const noexcept {
         return base_ + page_offset * page_size_ + byte_offset;
     }
-    [[nodiscard]] constexpr noc_addr noc_address(bank_and_offset bo, std::uint32_t byte_offset = 0) const noexcept {
+    [[nodiscard]] NDSHARD_INLINE constexpr noc_addr noc_address(bank_and_offset bo, std::uint32_t byte_offset = 0) const noexcept {
         const core_coord c = bank_coord(bo.bank);
         return {c.x, c.y, bank_address(bo.page_offset, byte_offset)};
     }
-    [[nodiscard]] constexpr noc_addr get_noc_addr(std::uint32_t page_id, std::uint32_t byte_offset = 0) const noexcept {
+    [[nodiscard]] NDSHARD_INLINE constexpr noc_addr get_noc_addr(std::uint32_t page_id, std::uint32_t byte_offset = 0) const noexcept {
         return noc_address(get_bank_and_offset(page_id), byte_offset);
     }
     template <class Coord>
-    [[nodiscard]] constexpr noc_addr get_noc_addr_at(const Coord& coord, std::uint32_t byte_offset = 0) const noexcept {
+    [[nodiscard]] NDSHARD_INLINE constexpr noc_addr get_noc_addr_at(const Coord& coord, std::uint32_t byte_offset = 0) const noexcept {
         return noc_address(get_bank_and_offset_at(coord), byte_offset);
     }
 
     // --- shard queries: address of the shard's first slot ---
-    [[nodiscard]] constexpr bank_and_offset shard_bank_and_offset(std::uint32_t shard_id) const noexcept {
+    [[nodiscard]] NDSHARD_INLINE constexpr bank_and_offset shard_bank_and_offset(std::uint32_t shard_id) const noexcept {
         const auto h = deal(shard_id);
         return {h.core, h.slot * geo().shard_volume};
     }
@@ -368,62 +455,118 @@ public:
     }
 
     // --- geometry interface for detail/place.hpp ---
+    // f(std::integral_constant<std::size_t, rank>): a runtime rank is dispatched once, so
+    // every per-dim loop below is unrolled for the rank at hand.
     template <class F>
-    constexpr void for_each_dim_reversed(F&& f) const {
+    NDSHARD_INLINE constexpr decltype(auto) with_rank(F&& f) const {
         if constexpr (static_rank) {
-            [&]<std::size_t... I>(std::index_sequence<I...>) {
-                (f(std::integral_constant<std::size_t, S.rank - 1 - I>{}), ...);
-            }(std::make_index_sequence<S.rank>{});
+            return f(std::integral_constant<std::size_t, S.rank>{});
         } else {
-            for (std::size_t d = geo().rank; d-- > 0;) f(d);
+            switch (geo().rank) {
+                case 1: return f(std::integral_constant<std::size_t, 1>{});
+                case 2: return f(std::integral_constant<std::size_t, 2>{});
+                case 3: return f(std::integral_constant<std::size_t, 3>{});
+                case 4: return f(std::integral_constant<std::size_t, 4>{});
+                case 5: return f(std::integral_constant<std::size_t, 5>{});
+                case 6: return f(std::integral_constant<std::size_t, 6>{});
+                case 7: return f(std::integral_constant<std::size_t, 7>{});
+                default: return f(std::integral_constant<std::size_t, 8>{});  // validated: 1..8
+            }
         }
     }
-    template <class D>
-    constexpr std::uint32_t tensor_div(D d, std::uint32_t n) const noexcept {
-        if constexpr (static_tensor) return n / detail::nonzero(S.tensor[d]);
-        else return geo().tensor_div[d].divide(n);
+    template <class F>
+    NDSHARD_INLINE constexpr void for_each_dim_reversed(F&& f) const {
+        with_rank([&](auto r) NDSHARD_INLINE_LAMBDA {
+            [&]<std::size_t... I>(std::index_sequence<I...>) NDSHARD_INLINE_LAMBDA {
+                (f(std::integral_constant<std::size_t, r() - 1 - I>{}), ...);
+            }(std::make_index_sequence<r()>{});
+        });
+    }
+    // Digits of a page id, outermost first, one widening multiply each: frac = id * ceil(2^64/N)
+    // is id/N as a 0.64 fixed-point fraction, and frac * T[d] puts digit d in the high
+    // word and the rest, as a fraction of the inner dims, in the low word. Exact for every
+    // id < N < 2^32: the fraction starts below id units of 2^-64 too high and each step
+    // multiplies that by T[d], which stays below N units of what the inner dims span,
+    // too little to carry into a digit. [3,7,5]: 36 -> 1, 0, 1.
+    template <class R, class F>
+    NDSHARD_INLINE constexpr void for_each_digit(R rank, std::uint32_t id, F&& f) const noexcept {
+        if constexpr (rank() == 1) {
+            f(std::integral_constant<std::size_t, 0>{}, id);
+        } else {
+            std::uint64_t frac = std::uint64_t{id} * geo().page_recip;
+            detail::for_each_index<rank()>([&](auto d) NDSHARD_INLINE_LAMBDA {
+                const uint128_t p = static_cast<uint128_t>(frac) * geo().dims[d].tensor;
+                f(d, static_cast<std::uint32_t>(p >> 64));
+                frac = static_cast<std::uint64_t>(p);
+            });
+        }
+    }
+    // The same for a shard id in the radix G.
+    template <class F>
+    NDSHARD_INLINE constexpr void for_each_shard_digit(std::uint32_t shard, F&& f) const noexcept {
+        with_rank([&](auto rank) NDSHARD_INLINE_LAMBDA {
+            if constexpr (rank() == 1) {
+                f(std::integral_constant<std::size_t, 0>{}, shard);
+            } else {
+                std::uint64_t frac = std::uint64_t{shard} * geo().shard_id_recip;
+                detail::for_each_index<rank()>([&](auto d) NDSHARD_INLINE_LAMBDA {
+                    const uint128_t p = static_cast<uint128_t>(frac) * grid_extent(d);
+                    f(d, static_cast<std::uint32_t>(p >> 64));
+                    frac = static_cast<std::uint64_t>(p);
+                });
+            }
+        });
     }
     template <class D>
-    constexpr std::uint32_t tensor_extent(D d) const noexcept {
+    NDSHARD_INLINE constexpr detail::packed_terms packed_terms_of_dim(D d) const noexcept { return geo().dims[d].terms; }
+    template <class D>
+    NDSHARD_INLINE constexpr std::uint32_t packed_quotient(D d, std::uint32_t c) const noexcept {
+        if constexpr (static_shard) return SD.shard[d].divide(c);
+        else return static_cast<std::uint32_t>(mulhi64(geo().dims[d].shard_recip, c));  // 0 for S[d] == 1
+    }
+    // n / T[d] and friends: exact, but not on any hot path (the digits above replace them).
+    template <class D>
+    constexpr std::uint32_t tensor_div(D d, std::uint32_t n) const noexcept { return n / detail::nonzero(tensor_extent(d)); }
+    template <class D>
+    NDSHARD_INLINE constexpr std::uint32_t tensor_extent(D d) const noexcept {
         if constexpr (static_tensor) return S.tensor[d];
-        else return geo().tensor[d];
+        else return static_cast<std::uint32_t>(geo().dims[d].tensor);
+    }
+    // c / S[d] for a digit c < T[d], exact also when S[d] == 1.
+    template <class D>
+    NDSHARD_INLINE constexpr std::uint32_t digit_quotient(D d, std::uint32_t c) const noexcept {
+        if constexpr (static_shard) return SD.shard[d].divide(c);
+        else return geo().dims[d].shard == 1 ? c : static_cast<std::uint32_t>(mulhi64(geo().dims[d].shard_recip, c));
     }
     template <class D>
     constexpr std::uint32_t shard_div(D d, std::uint32_t n) const noexcept {
         if constexpr (static_shard) return n / S.shard[d];
-        else return geo().shard_div[d].divide(n);
+        else return geo().dims[d].shard == 1 ? n : static_cast<std::uint32_t>(mulhi64(geo().dims[d].shard_recip, n));
     }
     template <class D>
-    constexpr std::uint32_t shard_extent(D d) const noexcept {
+    NDSHARD_INLINE constexpr std::uint32_t shard_extent(D d) const noexcept {
         if constexpr (static_shard) return S.shard[d];
-        else return geo().shard[d];
+        else return geo().dims[d].shard;
     }
     template <class D>
-    constexpr std::uint32_t grid_div(D d, std::uint32_t n) const noexcept {
-        if constexpr (static_geometry) return n / detail::nonzero(SG.grid[d]);
-        else return geo().grid_div[d].divide(n);
+    constexpr std::uint32_t grid_div(D d, std::uint32_t n) const noexcept { return n / detail::nonzero(grid_extent(d)); }
+    template <class D>
+    NDSHARD_INLINE constexpr std::uint32_t grid_extent(D d) const noexcept { return geo().dims[d].grid; }
+    template <class D>
+    constexpr std::uint32_t grid_stride_of(D d) const noexcept { return geo().dims[d].grid_stride; }
+    template <class D>
+    constexpr std::uint32_t shard_stride_of(D d) const noexcept { return geo().dims[d].shard_stride; }
+    NDSHARD_INLINE constexpr std::uint32_t shard_volume_of() const noexcept { return geo().shard_volume; }
+    NDSHARD_INLINE constexpr std::uint32_t deal_divide(std::uint32_t s) const noexcept {
+        if constexpr (static_geometry || (static_banks && !contiguous)) return SD.deal.divide(s);
+        else return geo().deal_div.divide(s);
     }
-    template <class D>
-    constexpr std::uint32_t grid_extent(D d) const noexcept { return geo().grid[d]; }
-    template <class D>
-    constexpr std::uint32_t grid_stride_of(D d) const noexcept { return geo().grid_stride[d]; }
-    template <class D>
-    constexpr std::uint32_t shard_stride_of(D d) const noexcept { return geo().shard_stride[d]; }
-    constexpr std::uint32_t shard_volume_of() const noexcept { return geo().shard_volume; }
-    constexpr std::uint32_t deal_divide(std::uint32_t s) const noexcept {
-        if constexpr (static_geometry) {
-            return s / detail::nonzero(contiguous ? SG.max_shards_per_core : S.num_banks);
-        } else if constexpr (static_banks && !contiguous) {
-            return s / detail::nonzero(S.num_banks);
-        } else {
-            return geo().deal_div.divide(s);
-        }
-    }
-    constexpr deal_result<std::uint32_t> deal(std::uint32_t s) const noexcept {
+    NDSHARD_INLINE constexpr deal_result<std::uint32_t> deal(std::uint32_t s) const noexcept {
         const std::uint32_t q = deal_divide(s);
         if constexpr (contiguous) return {q, s - q * geo().max_shards_per_core};
         else return {s - q * num_banks(), q};
     }
+
 };
 
 // ---------------------------------------------------------------------------------
@@ -442,9 +585,9 @@ public:
         if constexpr (contiguous) divisor_ = g.max_shards_per_core;
         divisor_ = detail::nonzero(divisor_);
         for (std::uint32_t d = 0; d < rank_; ++d) {
-            step_[d] = split(g.grid_stride[d]);
-            wrap_[d] = split((g.grid[d] == 0 ? 0 : g.grid[d] - 1) * g.grid_stride[d]);
-            wrap_offset_[d] = (g.tensor[d] == 0 ? 0 : (g.tensor[d] - 1) % g.shard[d]) * g.shard_stride[d];
+            step_[d] = split(g.dims[d].grid_stride);
+            wrap_[d] = split((g.dims[d].grid == 0 ? 0 : g.dims[d].grid - 1) * g.dims[d].grid_stride);
+            wrap_offset_[d] = (g.dims[d].tensor == 0 ? 0 : (g.dims[d].tensor - 1) % g.dims[d].shard) * g.dims[d].shard_stride;
         }
     }
     constexpr page_ref operator*() const noexcept {
@@ -456,7 +599,7 @@ public:
         const auto& g = a_->geo();
         ++page_;
         for (std::uint32_t d = rank_; d-- > 0;) {
-            if (++p_[d] == g.tensor[d]) {  // this dim wraps: back to its first shard
+            if (++p_[d] == g.dims[d].tensor) {  // this dim wraps: back to its first shard
                 if (d == 0) return *this;
                 offset_ -= wrap_offset_[d];
                 sub(wrap_[d]);
@@ -464,12 +607,12 @@ public:
                 r_[d] = 0;
                 continue;
             }
-            if (++r_[d] == g.shard[d]) {  // into the next shard along d
+            if (++r_[d] == g.dims[d].shard) {  // into the next shard along d
                 r_[d] = 0;
-                offset_ -= (g.shard[d] - 1) * g.shard_stride[d];
+                offset_ -= (g.dims[d].shard - 1) * g.dims[d].shard_stride;
                 add(step_[d]);
             } else {
-                offset_ += g.shard_stride[d];
+                offset_ += g.dims[d].shard_stride;
             }
             return *this;
         }
@@ -521,9 +664,9 @@ public:
         detail::shard_coord_of(a, shard_id, q);
         left_ = 1;
         for (std::uint32_t d = 0; d < rank_; ++d) {
-            const std::uint32_t rest = g.tensor[d] - q[d] * g.shard[d];
-            limit_[d] = rest < g.shard[d] ? rest : g.shard[d];
-            page_ += q[d] * g.shard[d] * g.tensor_stride[d];
+            const std::uint32_t rest = g.dims[d].tensor - q[d] * g.dims[d].shard;
+            limit_[d] = rest < g.dims[d].shard ? rest : g.dims[d].shard;
+            page_ += q[d] * g.dims[d].shard * g.dims[d].tensor_stride;
             left_ *= limit_[d];
         }
         const auto home = a.deal(shard_id);
@@ -537,13 +680,13 @@ public:
         for (std::uint32_t d = rank_; d-- > 0;) {
             if (++r_[d] == limit_[d]) {  // past the shard's real extent: skip its padding
                 if (d == 0) return *this;
-                page_ -= (limit_[d] - 1) * g.tensor_stride[d];
-                offset_ -= (limit_[d] - 1) * g.shard_stride[d];
+                page_ -= (limit_[d] - 1) * g.dims[d].tensor_stride;
+                offset_ -= (limit_[d] - 1) * g.dims[d].shard_stride;
                 r_[d] = 0;
                 continue;
             }
-            page_ += g.tensor_stride[d];
-            offset_ += g.shard_stride[d];
+            page_ += g.dims[d].tensor_stride;
+            offset_ += g.dims[d].shard_stride;
             return *this;
         }
         return *this;
