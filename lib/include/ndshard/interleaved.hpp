@@ -5,7 +5,9 @@
 // type because it is what every ND accessor is measured against (bench/).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <span>
 #include <string>
 
@@ -30,6 +32,7 @@ public:
             detail::reject_args("address_32bit", std::to_string(num_pages) + " pages over " +
                                                      std::to_string(banks.size()) + " banks end past 2^32");
         div_ = fast_divider(static_cast<std::uint32_t>(banks.size()));
+        num_pages_ = static_cast<std::uint32_t>(num_pages);
     }
 
     [[nodiscard]] std::uint32_t num_banks() const noexcept { return div_.divisor(); }
@@ -41,17 +44,51 @@ public:
     [[nodiscard]] std::uint32_t bank_address(std::uint32_t page_offset, std::uint32_t byte_offset = 0) const noexcept {
         return base_ + page_offset * page_size_ + byte_offset;
     }
-    [[nodiscard]] noc_addr get_noc_addr(std::uint32_t page_id, std::uint32_t byte_offset = 0) const noexcept {
-        const bank_and_offset bo = get_bank_and_offset(page_id);
+    [[nodiscard]] noc_addr noc_address(bank_and_offset bo, std::uint32_t byte_offset = 0) const noexcept {
         const core_coord c = banks_[bo.bank];
         return {c.x, c.y, bank_address(bo.page_offset, byte_offset)};
     }
+    [[nodiscard]] noc_addr get_noc_addr(std::uint32_t page_id, std::uint32_t byte_offset = 0) const noexcept {
+        return noc_address(get_bank_and_offset(page_id), byte_offset);
+    }
+
+    // Every page in id order with its bank and offset: the bank steps by one and carries
+    // into the offset, so no step divides.
+    class page_iterator {
+    public:
+        using value_type = page_ref;
+        using difference_type = std::ptrdiff_t;
+        page_iterator() = default;
+        page_iterator(std::uint32_t num_pages, std::uint32_t num_banks) noexcept
+            : end_(num_pages), banks_(num_banks) {}
+        page_ref operator*() const noexcept { return {page_, bank_, offset_}; }
+        page_iterator& operator++() noexcept {
+            ++page_;
+            if (++bank_ == banks_) {
+                bank_ = 0;
+                ++offset_;
+            }
+            return *this;
+        }
+        void operator++(int) noexcept { ++*this; }
+        bool operator==(std::default_sentinel_t) const noexcept { return page_ >= end_; }
+
+    private:
+        std::uint32_t page_ = 0, bank_ = 0, offset_ = 0, end_ = 0, banks_ = 1;
+    };
+    struct page_range {
+        page_iterator first;
+        page_iterator begin() const noexcept { return first; }
+        static std::default_sentinel_t end() noexcept { return {}; }
+    };
+    [[nodiscard]] page_range pages() const noexcept { return {page_iterator(num_pages_, div_.divisor())}; }
 
 private:
     std::span<const core_coord> banks_;
     fast_divider div_;
     std::uint32_t base_;
     std::uint32_t page_size_;
+    std::uint32_t num_pages_ = 0;
 };
 
 }  // namespace ndshard
