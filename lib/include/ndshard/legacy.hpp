@@ -8,6 +8,7 @@
 // page to the same core and offset (equal canonical squeezed forms), else explains why.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -135,30 +136,33 @@ inline legacy_result from_nd(const distribution& d) {
                                   " shards; legacy layouts give a core at most one"};
     const auto [h, w] = legacy_view(d.tensor_pages);
     const std::uint64_t vol = lay.shard_volume;
-    if (w != 0 && vol % w == 0) {
+    // to_nd gives a zero-size view dim a shard side of 1 (there is nothing to cover).
+    const std::uint64_t full_w = w == 0 ? 1 : w, full_h = h == 0 ? 1 : h;
+    if (vol % full_w == 0) {
         legacy_spec l = base;
         l.layout = legacy_layout::height;
-        l.shard_height = vol / w;
+        l.shard_height = vol / full_w;
         if (matches(l)) return {l, ""};
     }
-    if (h != 0 && vol % h == 0) {
+    if (vol % full_h == 0) {
         legacy_spec l = base;
         l.layout = legacy_layout::width;
-        l.shard_width = vol / h;
+        l.shard_width = vol / full_h;
         if (matches(l)) return {l, ""};
     }
     const std::uint64_t sw = d.shard_pages.back();
-    if (vol % sw == 0 && !d.cores.empty()) {
+    if (vol % sw == 0) {
         legacy_spec l = base;
         l.layout = legacy_layout::block;
         l.shard_height = vol / sw;
         l.shard_width = sw;
         const auto gh = ceil_div(h, l.shard_height), gw = ceil_div(w, sw);
-        const core_coord c0 = d.cores.front();
+        // With no shards the trimmed core list is empty: any range at the origin serves.
+        const core_coord c0 = d.cores.empty() ? core_coord{0, 0} : d.cores.front();
         for (orientation o : {orientation::row_major, orientation::col_major}) {
-            const std::uint64_t dx = o == orientation::row_major ? gw : gh;
-            const std::uint64_t dy = o == orientation::row_major ? gh : gw;
-            if (dx == 0 || dy == 0 || c0.x + dx - 1 > max_core_coord || c0.y + dy - 1 > max_core_coord) continue;
+            const std::uint64_t dx = std::max<std::uint64_t>(o == orientation::row_major ? gw : gh, 1);
+            const std::uint64_t dy = std::max<std::uint64_t>(o == orientation::row_major ? gh : gw, 1);
+            if (c0.x + dx - 1 > max_core_coord || c0.y + dy - 1 > max_core_coord) continue;
             l.orient = o;
             l.cores = {{c0, {static_cast<std::uint32_t>(c0.x + dx - 1), static_cast<std::uint32_t>(c0.y + dy - 1)}}};
             if (matches(l)) return {l, ""};

@@ -80,7 +80,12 @@ constexpr const char* to_string(strategy s) noexcept {
     return "?";
 }
 inline std::string to_string(core_coord c) {
-    return "(" + std::to_string(c.x) + "," + std::to_string(c.y) + ")";
+    std::string out = "(";
+    out += std::to_string(c.x);
+    out += ',';
+    out += std::to_string(c.y);
+    out += ')';
+    return out;
 }
 inline std::string to_string(core_range r) {
     return r.start == r.end ? to_string(r.start) : to_string(r.start) + "-" + to_string(r.end);
