@@ -15,9 +15,16 @@
 #   ndshard_add_fuzz_target(NAME <n> SOURCES <files...>
 #                           [LIBRARIES <libs...>] [CORPUS <dir>] [LABELS <labels...>] [TIMEOUT <seconds>])
 #       Executable `fuzz_<n>` defining LLVMFuzzerTestOneInput. With NDSHARD_FUZZ_ENGINE=ON on
-#       clang it is compiled and linked with -fsanitize=fuzzer (libFuzzer); otherwise it gets
-#       cmake/ndshard_fuzz_main.cpp, a replay main that runs every file/directory given on the
-#       command line. With CORPUS, ctest test `fuzz.<n>.corpus` (label `fuzz`) replays it.
+#       clang it is compiled and linked with -fsanitize=fuzzer (libFuzzer), and every target of
+#       the build is compiled with -fsanitize=fuzzer-no-link so that coverage guidance sees the
+#       libraries too (generator, oracle, CLI, simulator), not only the target's own file.
+#       With NDSHARD_LIB_FUZZING_ENGINE set (OSS-Fuzz / ClusterFuzzLite: $LIB_FUZZING_ENGINE,
+#       the code instrumented by the caller's CXXFLAGS), it is linked with those flags instead.
+#       Otherwise it gets cmake/ndshard_fuzz_main.cpp, a replay main that runs every file
+#       and directory (recursively) given on the command line. With CORPUS, ctest test
+#       `fuzz.<n>.corpus` (labels `fuzz` and `corpus`) replays the directory - read when the
+#       test runs, so new files in it need no re-configure - in every build: with -runs=0
+#       under libFuzzer, which also descends into sub-directories such as regressions/.
 #
 # RapidCheck parameters for ctest runs
 # ------------------------------------
@@ -39,6 +46,15 @@ set(NDSHARD_PROPERTY_TIMEOUT 900 CACHE STRING "ctest TIMEOUT (seconds) of each p
 set(NDSHARD_UNIT_TIMEOUT 300 CACHE STRING "ctest TIMEOUT (seconds) of each unit test executable")
 
 set(_NDSHARD_TESTING_DIR ${CMAKE_CURRENT_LIST_DIR})
+
+set(NDSHARD_LIB_FUZZING_ENGINE "" CACHE STRING
+  "Link flags of an external fuzzing engine for the fuzz targets, e.g. $LIB_FUZZING_ENGINE under OSS-Fuzz (the \
+caller's CXXFLAGS instrument the code); empty: libFuzzer with NDSHARD_FUZZ_ENGINE=ON, else the replay main")
+if(NDSHARD_FUZZ_ENGINE_ACTIVE AND NOT NDSHARD_LIB_FUZZING_ENGINE)
+  # Coverage instrumentation for everything, so libFuzzer is guided by the libraries'
+  # branches as well; only the fuzz targets link the engine itself (-fsanitize=fuzzer).
+  add_compile_options(-fsanitize=fuzzer-no-link)
+endif()
 
 if(BUILD_TESTING)
   find_package(GTest REQUIRED)
@@ -154,19 +170,31 @@ function(ndshard_add_fuzz_target)
   set(target fuzz_${_ndshard_NAME})
   add_executable(${target} ${_ndshard_SOURCES})
   target_link_libraries(${target} PRIVATE ndshard::ndshard ${_ndshard_LIBRARIES})
-  if(NDSHARD_FUZZ_ENGINE_ACTIVE)
+  # libfuzzer: the replay test passes libFuzzer flags; external: no replay test (the engine
+  # may not take them); replay: the plain main.
+  if(NDSHARD_LIB_FUZZING_ENGINE)
+    separate_arguments(engine_flags UNIX_COMMAND "${NDSHARD_LIB_FUZZING_ENGINE}")
+    target_link_options(${target} PRIVATE ${engine_flags})
+    set(mode external)
+    if(NDSHARD_LIB_FUZZING_ENGINE MATCHES "-fsanitize=fuzzer")
+      set(mode libfuzzer)
+    endif()
+  elseif(NDSHARD_FUZZ_ENGINE_ACTIVE)
     target_compile_options(${target} PRIVATE -fsanitize=fuzzer)
     target_link_options(${target} PRIVATE -fsanitize=fuzzer)
+    set(mode libfuzzer)
   else()
     target_sources(${target} PRIVATE ${_NDSHARD_TESTING_DIR}/ndshard_fuzz_main.cpp)
+    set(mode replay)
   endif()
+  set_property(GLOBAL APPEND PROPERTY NDSHARD_FUZZ_TARGETS ${target})
 
-  if(BUILD_TESTING AND _ndshard_CORPUS)
+  if(BUILD_TESTING AND _ndshard_CORPUS AND NOT mode STREQUAL "external")
     cmake_path(ABSOLUTE_PATH _ndshard_CORPUS BASE_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR})
     set(test fuzz.${_ndshard_NAME}.corpus)
-    set(labels fuzz ${_ndshard_LABELS})
-    if(NDSHARD_FUZZ_ENGINE_ACTIVE)
-      # -runs=0: execute every corpus input once, then stop.
+    set(labels fuzz corpus ${_ndshard_LABELS})
+    if(mode STREQUAL "libfuzzer")
+      # -runs=0: execute every corpus input once (sub-directories included), then stop.
       add_test(NAME ${test} COMMAND $<TARGET_FILE:${target}> -runs=0 ${_ndshard_CORPUS})
     else()
       add_test(NAME ${test} COMMAND $<TARGET_FILE:${target}> ${_ndshard_CORPUS})

@@ -87,12 +87,14 @@ python3 "$root/scripts/run_properties.py" "${prop_args[@]}"
 prop_rc=$?
 
 # ---------------------------------------------------------------------------
-# Phase 2: fuzzing -- HOOK for the fuzzing helper.
+# Phase 2: fuzzing.
 # fuzz_phase is a no-op unless scripts/fuzz.sh exists; then it runs
-#   scripts/fuzz.sh --time <FUZZ_TIME, default 180>
-# Contract for scripts/fuzz.sh: exit non-zero on a finding or error; print a summary. If it
-# writes a summary to the file named by $NDSHARD_FUZZ_SUMMARY_FILE, that file is shown in
-# the final report; otherwise the last 20 lines of its output are.
+#   scripts/fuzz.sh --total-time <FUZZ_TIME, default 180> --no-merge
+# i.e. every fuzz target of the `fuzz` preset (ASan+UBSan, built by fuzz.sh when needed)
+# for an equal share of the budget on all cores. --no-merge: verification leaves corpus/
+# as it is (run scripts/fuzz.sh itself to grow it). scripts/fuzz.sh exits non-zero on a
+# crash or error and writes its summary table to $NDSHARD_FUZZ_SUMMARY_FILE, shown in the
+# final report (else the last 20 lines of its output are).
 # ---------------------------------------------------------------------------
 fuzz_rc=0
 fuzz_summary=""
@@ -109,7 +111,7 @@ fuzz_phase() {
   local log="$build_dir/verify-fuzz.log"
   local summary_file="$build_dir/verify-fuzz-summary.txt"
   rm -f "$summary_file"
-  NDSHARD_FUZZ_SUMMARY_FILE="$summary_file" bash "$root/scripts/fuzz.sh" --time "$fuzz_time" 2>&1 | tee "$log"
+  NDSHARD_FUZZ_SUMMARY_FILE="$summary_file" bash "$root/scripts/fuzz.sh" --total-time "$fuzz_time" --no-merge 2>&1 | tee "$log"
   local rc=${PIPESTATUS[0]}
   if [[ -s "$summary_file" ]]; then
     fuzz_summary=$(cat "$summary_file")

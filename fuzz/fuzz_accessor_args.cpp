@@ -1,0 +1,395 @@
+// fuzz_accessor_args: bytes -> compile-time/runtime accessor words, against the oracle.
+//
+// Every input ends in an accessor built from a word list (all-runtime or rank-static:
+// a template needs its compile-time words, so those are the kinds a fuzzer can pick).
+// A small reference reading of the word format (args.hpp) plus oracle::evaluate says
+// whether the words must be accepted; the accessor must agree, and when it accepts, every
+// sampled page, shard and bank gets the oracle's bank, offset, address and counts.
+// Words made from a valid spec (input mode 1) must round-trip exactly: every static mask
+// lays out the same words, the checksum is FNV-1a over them, an intact list is accepted
+// and answers like the host layout, and any damaged list is rejected.
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <ndshard/ndshard.hpp>
+#include <ndshard/oracle/oracle.hpp>
+#include <ndshard/testkit/entropy.hpp>
+#include <ndshard/testkit/oracle_bridge.hpp>
+#include <ndshard/testkit/spec_gen.hpp>
+
+#include "args_input.hpp"
+#include "fuzz_common.hpp"
+
+namespace {
+
+using namespace ndshard;
+using namespace ndshard::fuzz;
+using big = oracle::big;
+
+constexpr std::uint32_t iterate_page_limit = 2048;
+constexpr std::uint64_t enumerate_limit = 512;
+constexpr std::uint32_t max_banks = 65536;
+
+std::string str(const big& v) { return oracle::to_string(v); }
+
+// --- the word format, read independently of args.hpp / accessor.hpp -----------------
+
+struct parsed_args {
+    std::uint32_t rank = 0, banks = 0;
+    bool contiguous = false;
+    std::vector<std::uint32_t> tensor, shard, coords;
+};
+
+// FNV-1a over 32-bit words, as args.hpp documents it.
+std::uint32_t fnv(const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b, std::size_t b_count) {
+    std::uint32_t h = 2166136261U;
+    for (std::uint32_t w : a) h = (h ^ w) * 16777619U;
+    for (std::size_t i = 0; i < b_count; ++i) h = (h ^ b[i]) * 16777619U;
+    return h;
+}
+
+// config [rank]  |  [rank] banks tensor shard coords checksum (kind words are well formed).
+std::optional<parsed_args> reference_parse(const std::vector<std::uint32_t>& ct, const std::vector<std::uint32_t>& rt) {
+    parsed_args p;
+    p.contiguous = (ct[0] & (1U << 8)) != 0;
+    std::size_t i = 0;
+    if (ct.size() == 2) {
+        p.rank = ct[1];
+    } else {
+        if (rt.empty()) return std::nullopt;
+        p.rank = rt[i++];
+    }
+    if (p.rank < 1 || p.rank > 8) return std::nullopt;
+    if (i >= rt.size()) return std::nullopt;
+    p.banks = rt[i++];
+    if (p.banks > max_banks) return std::nullopt;
+    if (rt.size() != i + 2 * std::size_t{p.rank} + p.banks + 1) return std::nullopt;
+    p.tensor.assign(rt.begin() + static_cast<std::ptrdiff_t>(i), rt.begin() + static_cast<std::ptrdiff_t>(i + p.rank));
+    i += p.rank;
+    p.shard.assign(rt.begin() + static_cast<std::ptrdiff_t>(i), rt.begin() + static_cast<std::ptrdiff_t>(i + p.rank));
+    i += p.rank;
+    p.coords.assign(rt.begin() + static_cast<std::ptrdiff_t>(i), rt.begin() + static_cast<std::ptrdiff_t>(i + p.banks));
+    i += p.banks;
+    if (fnv(ct, rt, i) != rt[i]) return std::nullopt;
+    return p;
+}
+
+// The spec the words stand for: shapes in pages, the aligned page size as the page size,
+// and distinct stand-in cores (the words' own coordinates may repeat: a device does not
+// care, the oracle would reject them).
+oracle::spec oracle_spec(const parsed_args& p, std::uint32_t cores, std::uint32_t base, std::uint32_t page_size) {
+    oracle::spec s;
+    for (std::uint32_t d = 0; d < p.rank; ++d) {
+        s.tensor.emplace_back(p.tensor[d]);
+        s.shard.emplace_back(p.shard[d]);
+    }
+    s.page = oracle::page_kind::pages;
+    s.element_size = page_size;
+    s.alignment = 1;
+    const std::uint32_t rows = cores / 256, rest = cores % 256;
+    if (rows > 0) s.cores.push_back({0, 0, 255, rows - 1});
+    if (rest > 0) s.cores.push_back({0, rows, rest - 1, rows});
+    s.strat = p.contiguous ? oracle::strategy::contiguous_1d : oracle::strategy::round_robin_1d;
+    s.bank_base = base;
+    return s;
+}
+
+struct expectation {
+    std::optional<parsed_args> parsed;
+    std::optional<oracle::model> model;  // set when the words must be accepted
+    std::string why;                     // why not
+};
+
+expectation expect(const std::vector<std::uint32_t>& ct, const std::vector<std::uint32_t>& rt, std::uint32_t base,
+                   std::uint32_t page_size) {
+    expectation x;
+    x.parsed = reference_parse(ct, rt);
+    if (!x.parsed) {
+        x.why = "malformed words";
+        return x;
+    }
+    // No banks is fine when there is nothing to place: judge the rest with one bank.
+    const std::uint32_t cores = x.parsed->banks == 0 ? 1 : x.parsed->banks;
+    oracle::verdict v = oracle::evaluate(oracle_spec(*x.parsed, cores, base, page_size));
+    if (!v.accepted) {
+        x.why = v.rule + ": " + v.message;
+        return x;
+    }
+    if (x.parsed->banks == 0 && v.accepted->num_shards != 0) {
+        x.why = "no banks for " + str(v.accepted->num_shards) + " shards";
+        return x;
+    }
+    x.model = std::move(v.accepted);
+    return x;
+}
+
+// --- accessor kinds -------------------------------------------------------------------
+
+template <std::uint32_t Rank, bool Contiguous>
+inline constexpr std::array<std::uint32_t, 2> rank_static_words{
+    arg::magic | arg::rank | (Contiguous ? arg::contiguous : 0U), Rank};
+
+template <std::uint32_t Rank, bool Contiguous, class F>
+void build_rank_static(std::uint32_t rank, std::span<const std::uint32_t> rt, std::uint32_t base, std::uint32_t page,
+                       F& f) {
+    if (rank == Rank) f(accessor<rank_static_words<Rank, Contiguous>>(rt, base, page));
+}
+
+// Builds the accessor of `kind` over runtime words `rt` and calls f with it; throws
+// spec_error when the accessor rejects the words.
+template <class F>
+void with_accessor(std::uint64_t kind, std::span<const std::uint32_t> rt, std::uint32_t base, std::uint32_t page,
+                   F&& f) {
+    const std::uint32_t rank = kind_static_rank(kind);
+    if (rank == 0) {
+        if (kind_contiguous(kind)) f(accessor<runtime_contiguous>(rt, base, page));
+        else f(accessor<runtime_round_robin>(rt, base, page));
+        return;
+    }
+    [&]<std::uint32_t... R>(std::integer_sequence<std::uint32_t, R...>) {
+        if (kind_contiguous(kind)) (build_rank_static<R + 1, true>(rank, rt, base, page, f), ...);
+        else (build_rank_static<R + 1, false>(rank, rt, base, page, f), ...);
+    }(std::make_integer_sequence<std::uint32_t, 8>{});
+}
+
+// --- an accepted accessor against the oracle ----------------------------------------------
+
+std::vector<std::uint32_t> coordinate_of(std::uint64_t id, const std::vector<big>& shape) {
+    std::vector<std::uint32_t> c(shape.size());
+    for (std::size_t d = shape.size(); d-- > 0;) {
+        const auto extent = static_cast<std::uint64_t>(shape[d]);
+        c[d] = static_cast<std::uint32_t>(id % extent);
+        id /= extent;
+    }
+    return c;
+}
+
+core_coord unpack(std::uint32_t w) { return {w >> 16, w & 0xFFFFU}; }
+
+template <class A>
+void check_accessor(const A& a, const parsed_args& p, const oracle::model& m, std::uint32_t page_size,
+                    testkit::entropy& e) {
+    NDSHARD_FUZZ_CHECK(a.rank() == p.rank && a.num_banks() == p.banks, "accessor rank " << a.rank() << " banks "
+                                                                                         << a.num_banks());
+    NDSHARD_FUZZ_CHECK(big(a.num_pages()) == m.num_pages && big(a.num_shards()) == m.num_shards &&
+                           big(a.shard_volume()) == m.shard_volume &&
+                           big(a.max_shards_per_core()) == m.max_shards_per_core,
+                       "accessor sizes: pages " << a.num_pages() << " shards " << a.num_shards() << " volume "
+                                                << a.shard_volume() << " max/core " << a.max_shards_per_core()
+                                                << "; oracle " << str(m.num_pages) << " " << str(m.num_shards) << " "
+                                                << str(m.shard_volume) << " " << str(m.max_shards_per_core));
+    if (p.banks > 0) {
+        for (std::uint32_t b : {std::uint32_t{0}, p.banks - 1, static_cast<std::uint32_t>(e.between(0, p.banks - 1))})
+            NDSHARD_FUZZ_CHECK(a.bank_coord(b) == unpack(p.coords[b]), "bank " << b << " coordinate");
+    }
+    const std::uint32_t pages = a.num_pages();
+    if (pages == 0) return;
+    std::vector<std::uint32_t> sample{0, pages - 1};
+    for (int i = 0; i < 8; ++i) sample.push_back(static_cast<std::uint32_t>(e.between(0, pages - 1)));
+    for (std::uint32_t page : sample) {
+        const oracle::location loc = oracle::locate(m, big(page));
+        const bank_and_offset bo = a.get_bank_and_offset(page);
+        NDSHARD_FUZZ_CHECK(big(bo.bank) == loc.core_index && big(bo.page_offset) == loc.device_offset,
+                           "page " << page << ": accessor bank " << bo.bank << " offset " << bo.page_offset
+                                   << "; oracle core " << str(loc.core_index) << " offset " << str(loc.device_offset));
+        const auto byte = static_cast<std::uint32_t>(e.between(0, page_size - 1));
+        NDSHARD_FUZZ_CHECK(big(a.bank_address(bo.page_offset, byte)) == loc.byte_address + byte,
+                           "page " << page << " byte " << byte << ": address " << a.bank_address(bo.page_offset, byte)
+                                   << "; oracle " << str(loc.byte_address + byte));
+        const noc_addr n = a.get_noc_addr(page, byte);
+        const core_coord c = unpack(p.coords[bo.bank]);
+        NDSHARD_FUZZ_CHECK(n.x == c.x && n.y == c.y && n.addr == a.bank_address(bo.page_offset, byte),
+                           "page " << page << " NoC address (" << n.x << "," << n.y << ") " << n.addr);
+        NDSHARD_FUZZ_CHECK(a.is_local_page(page, c), "page " << page << " is not local to its bank's core");
+        const std::vector<std::uint32_t> coord = coordinate_of(page, m.tensor_pages);
+        NDSHARD_FUZZ_CHECK(a.get_bank_and_offset_at(coord) == bo, "page " << page << " by coordinate");
+        NDSHARD_FUZZ_CHECK(a.get_noc_addr_at(coord, byte) == n, "page " << page << " NoC address by coordinate");
+        NDSHARD_FUZZ_CHECK(big(a.shard_id_at(coordinate_of(static_cast<std::uint64_t>(loc.shard_id), m.grid))) ==
+                               loc.shard_id,
+                           "shard id of shard coordinate " << str(loc.shard_id));
+    }
+    const std::uint32_t shards = a.num_shards();
+    for (std::uint32_t s : {std::uint32_t{0}, shards - 1, static_cast<std::uint32_t>(e.between(0, shards - 1))}) {
+        const oracle::shard_home home = oracle::shard_location(m, big(s));
+        const bank_and_offset bo = a.shard_bank_and_offset(s);
+        NDSHARD_FUZZ_CHECK(big(bo.bank) == home.core_index && big(bo.page_offset) == home.device_offset,
+                           "shard " << s << ": accessor bank " << bo.bank << " offset " << bo.page_offset
+                                    << "; oracle core " << str(home.core_index) << " offset "
+                                    << str(home.device_offset));
+        NDSHARD_FUZZ_CHECK(big(a.get_shard_noc_addr(s).addr) == home.byte_address, "shard " << s << " address");
+        NDSHARD_FUZZ_CHECK(a.get_shard_noc_addr_at(coordinate_of(s, m.grid)) == a.get_shard_noc_addr(s),
+                           "shard " << s << " address by coordinate");
+        NDSHARD_FUZZ_CHECK(a.is_local_shard(s, unpack(p.coords[bo.bank])), "shard " << s << " locality");
+        if (m.shard_volume <= enumerate_limit) {
+            const std::vector<big> expect = oracle::pages_of_shard(m, big(s));
+            std::size_t k = 0;
+            for (const page_ref& r : a.shard_pages(s)) {
+                NDSHARD_FUZZ_CHECK(k < expect.size() && big(r.page_id) == expect[k] && r.bank == bo.bank &&
+                                       r.page_offset == a.get_bank_and_offset(r.page_id).page_offset,
+                                   "shard_pages(" << s << ") entry " << k << ": page " << r.page_id);
+                ++k;
+            }
+            NDSHARD_FUZZ_CHECK(k == expect.size(), "shard_pages(" << s << ") yields " << k << " of " << expect.size());
+        }
+    }
+    for (std::uint32_t b : {std::uint32_t{0}, p.banks - 1, static_cast<std::uint32_t>(e.between(0, p.banks - 1))}) {
+        NDSHARD_FUZZ_CHECK(big(a.shards_in_bank(b)) == oracle::shards_on_core(m, big(b)),
+                           "bank " << b << " holds " << a.shards_in_bank(b) << " shards; oracle "
+                                   << str(oracle::shards_on_core(m, big(b))));
+        if (m.reserved_pages_per_core <= enumerate_limit) {
+            const std::vector<big> expect = oracle::local_pages(m, big(b));
+            std::size_t k = 0;
+            for (const page_ref& r : a.local_pages(b)) {
+                NDSHARD_FUZZ_CHECK(k < expect.size() && big(r.page_id) == expect[k] && r.bank == b,
+                                   "local_pages(" << b << ") entry " << k << ": page " << r.page_id);
+                ++k;
+            }
+            NDSHARD_FUZZ_CHECK(k == expect.size(), "local_pages(" << b << ") yields " << k << " of " << expect.size());
+        }
+    }
+    if (pages <= iterate_page_limit) {
+        std::uint32_t expect = 0;
+        for (const page_ref& r : a.pages()) {
+            const bank_and_offset bo = a.get_bank_and_offset(expect);
+            NDSHARD_FUZZ_CHECK(r.page_id == expect && r.bank == bo.bank && r.page_offset == bo.page_offset,
+                               "pages() entry " << expect << ": page " << r.page_id << " bank " << r.bank
+                                                << " offset " << r.page_offset);
+            ++expect;
+        }
+        NDSHARD_FUZZ_CHECK(expect == pages, "pages() yields " << expect << " of " << pages);
+    }
+}
+
+// Builds the accessor and holds it to the expectation; returns whether it accepted.
+bool run_words(std::uint64_t kind, const std::vector<std::uint32_t>& rt, std::uint32_t base, std::uint32_t page_size,
+               testkit::entropy& e) {
+    const expectation x = expect(kind_words(kind), rt, base, page_size);
+    bool accepted = false;
+    try {
+        with_accessor(kind, rt, base, page_size, [&](const auto& a) {
+            accepted = true;
+            NDSHARD_FUZZ_CHECK(x.model.has_value(), "accessor kind " << kind << " accepts words it must reject: "
+                                                                     << x.why);
+            check_accessor(a, *x.parsed, *x.model, page_size, e);
+        });
+    } catch (const spec_error& err) {
+        NDSHARD_FUZZ_CHECK(!x.model.has_value(), "accessor kind " << kind << " rejects valid words: " << err.what());
+        const std::string what = err.what();
+        NDSHARD_FUZZ_CHECK(what.find("[rule " + err.rule() + "]") != std::string::npos,
+                           "the message does not name its rule: " << what);
+    }
+    return accepted;
+}
+
+std::string describe(const raw_args& a, const std::vector<std::uint32_t>& rt) {
+    std::string s = "raw kind " + std::to_string(a.kind) + " base " + std::to_string(a.bank_base) + " page " +
+                    std::to_string(a.page_size) + " words [";
+    for (std::size_t i = 0; i < rt.size() && i < 40; ++i) s += (i ? "," : "") + std::to_string(rt[i]);
+    return s + (rt.size() > 40 ? ",...]" : "]");
+}
+
+void raw_mode(testkit::entropy& e) {
+    raw_args a;
+    testkit::choice_reader io{e};
+    raw_fields(io, a);
+    std::vector<std::uint32_t> rt = runtime_words(a);
+    damage_words(a.dmg, rt);
+    note_input(describe(a, rt));
+    run_words(a.kind, rt, a.bank_base, a.page_size, e);
+}
+
+// --- mode 1: words made from a valid spec -----------------------------------------------
+
+bool valid_mask(std::uint64_t mask) {
+    const bool rank = mask & 1U, banks = mask & 2U, tensor = mask & 4U, shard = mask & 8U, coords = mask & 16U;
+    return (rank || (!tensor && !shard)) && (banks || !coords);
+}
+
+void spec_mode(testkit::entropy& e) {
+    const distribution d = testkit::generate_distribution(e, args_spec_options());
+    spec_tail t;
+    testkit::choice_reader io{e};
+    tail_fields(io, t);
+    note_input(fuzz::describe(d.spec) + " mask " + std::to_string(t.mask) + (t.squeeze ? " squeezed" : ""));
+    const page_layout sq = squeeze(d.layout);
+    const page_layout& l = t.squeeze ? sq : d.layout;
+    const auto mask = static_cast<std::uint32_t>(t.mask);
+
+    accessor_words w;
+    try {
+        w = make_accessor_words(d, mask, &l);
+        NDSHARD_FUZZ_CHECK(valid_mask(mask), "static mask " << mask << " is accepted");
+    } catch (const spec_error& err) {
+        NDSHARD_FUZZ_CHECK(!valid_mask(mask) && err.rule() == "args_config",
+                           "static mask " << mask << " rejected: " << err.what());
+        return;
+    }
+
+    // The words, written out from the layout: [rank, P, T..., S..., (x << 16 | y)...].
+    std::vector<std::uint32_t> fields{static_cast<std::uint32_t>(l.rank()), static_cast<std::uint32_t>(d.cores.size())};
+    for (auto v : l.tensor) fields.push_back(static_cast<std::uint32_t>(v));
+    for (auto v : l.shard) fields.push_back(static_cast<std::uint32_t>(v));
+    for (const core_coord& c : d.cores) fields.push_back((c.x << 16) | c.y);
+    const bool contiguous = d.spec.strat == strategy::contiguous_1d;
+    const std::uint32_t config = 0x4E44'0000U | mask | (contiguous ? 1U << 8 : 0U);
+    // Which part each field belongs to, in order: rank, banks, tensor, shard, coords.
+    std::vector<std::uint32_t> ct{config}, rt;
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+        const std::size_t r = l.rank();
+        const std::uint32_t part = i == 0 ? 1U : i == 1 ? 2U : i < 2 + r ? 4U : i < 2 + 2 * r ? 8U : 16U;
+        (mask & part ? ct : rt).push_back(fields[i]);
+    }
+    rt.push_back(fnv(ct, rt, rt.size()));
+    NDSHARD_FUZZ_CHECK(w.compile_time == ct && w.runtime == rt,
+                       "words of mask " << mask << " differ from their documented layout (" << w.compile_time.size()
+                                        << "+" << w.runtime.size() << " words, expected " << ct.size() << "+"
+                                        << rt.size() << ")");
+    NDSHARD_FUZZ_CHECK(static_word_count(l, d.cores, mask) == ct.size(), "static_word_count");
+
+    // Only the instantiable kinds go on to an accessor.
+    if (mask != 0 && mask != arg::rank) return;
+    const std::uint64_t kind = kind_of(mask == arg::rank ? static_cast<std::uint32_t>(l.rank()) : 0, contiguous);
+    std::vector<std::uint32_t> damaged = w.runtime;
+    damage_words(t.dmg, damaged);
+    const auto base = static_cast<std::uint32_t>(d.bank_base);
+    const auto page_size = static_cast<std::uint32_t>(d.aligned_page_size);
+    const bool accepted = run_words(kind, damaged, base, page_size, e);
+    if (damaged != w.runtime) {
+        NDSHARD_FUZZ_CHECK(!accepted, "a damaged word list is accepted");
+        return;
+    }
+    NDSHARD_FUZZ_CHECK(accepted, "the words of a valid spec are rejected");
+    if (d.num_pages() == 0) return;
+    with_accessor(kind, w.runtime, base, page_size, [&](const auto& a) {
+        for (std::uint64_t page : testkit::sample_pages(e, d, 4)) {
+            const auto at = d.layout.locate(page);
+            const bank_and_offset bo = a.get_bank_and_offset(static_cast<std::uint32_t>(page));
+            NDSHARD_FUZZ_CHECK(bo.bank == at.core && bo.page_offset == at.device_offset,
+                               "page " << page << ": accessor bank " << bo.bank << " offset " << bo.page_offset
+                                       << ", host layout core " << at.core << " offset " << at.device_offset);
+        }
+    });
+    // The same words under another kind (other rank or deal rule) must not parse as valid
+    // unless the reference reading agrees (run_words checks that).
+    run_words((kind + 1 + e.between(0, kind_count - 2)) % kind_count, w.runtime, base, page_size, e);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    testkit::byte_entropy e(std::span<const std::uint8_t>(data, size));
+    try {
+        if (e.between(0, 1) == 0) raw_mode(e);
+        else spec_mode(e);
+    } catch (const std::exception& err) {
+        fail(std::string("unexpected exception: ") + err.what());
+    }
+    return 0;
+}
