@@ -374,9 +374,8 @@ std::vector<seed_file> cli_seeds() {
 std::vector<seed_file> pending_seeds() {
     std::vector<seed_file> out;
     for (const named_spec& s : pending_spec_seeds()) out.push_back({"fuzz_spec", "seed-" + s.name, spec_bytes(s.spec)});
-    // reserved bytes = 2^31 shards x 2^31 pages x 4 bytes = 2^64: wraps to 0 in 64 bits.
-    out.push_back({"fuzz_accessor_args", "seed-raw-reserved-bytes-wrap-2pow64",
-                   args_raw_bytes(raw(2, 1, {std::uint32_t{1} << 31, 1}, {1, std::uint32_t{1} << 31}, 4))});
+    // Fixed, now in corpus/fuzz_accessor_args/regressions/accessor-reserved-bytes-wrap-2pow64:
+    // raw(2, 1, {2^31, 1}, {1, 2^31}, 4) - reserved bytes 2^31 x 2^31 x 4 = 2^64 wrapped to 0.
     return out;
 }
 
