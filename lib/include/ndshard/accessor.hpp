@@ -570,8 +570,11 @@ public:
 };
 
 // ---------------------------------------------------------------------------------
-// Iterators. All three keep per-dim counters and carry like an odometer; none divides
-// per step (shard_iterator and local_iterator divide once per shard, to find it).
+// Iterators. All three walk runs: consecutive pages along the last dim inside one shard,
+// which are consecutive page ids at consecutive device offsets in one bank. A step inside
+// a run is three increments; at a run's end the per-dim counters carry like an odometer
+// with deltas worked out when the iterator was made. None divides per step
+// (shard_iterator and local_iterator divide once per shard, to find it).
 
 template <auto CT>
 class accessor<CT>::page_iterator {
@@ -587,39 +590,29 @@ public:
         for (std::uint32_t d = 0; d < rank_; ++d) {
             step_[d] = split(g.dims[d].grid_stride);
             wrap_[d] = split((g.dims[d].grid == 0 ? 0 : g.dims[d].grid - 1) * g.dims[d].grid_stride);
-            wrap_offset_[d] = (g.dims[d].tensor == 0 ? 0 : (g.dims[d].tensor - 1) % g.dims[d].shard) * g.dims[d].shard_stride;
+            const auto t = static_cast<std::uint32_t>(g.dims[d].tensor);
+            wrap_offset_[d] = (t == 0 ? 0 : (t - 1) % g.dims[d].shard) * g.dims[d].shard_stride;
+        }
+        shard_volume_ = g.shard_volume;
+        if (end_ != 0) {
+            const std::uint32_t last = rank_ - 1;
+            t_last_ = static_cast<std::uint32_t>(g.dims[last].tensor);
+            s_last_ = g.dims[last].shard;
+            step_last_ = step_[last];
+            wrap_last_ = wrap_[last];
+            run_ = run_length_ = t_last_ < s_last_ ? t_last_ : s_last_;
+            page_end_ = device_end_ = run_;  // page 0 is slot 0 of bank 0
         }
     }
-    constexpr page_ref operator*() const noexcept {
-        const std::uint32_t bank = contiguous ? major_ : minor_;
-        const std::uint32_t slot = contiguous ? minor_ : major_;
-        return {page_, bank, slot * a_->geo().shard_volume + offset_};
-    }
+    // Inside a run, page and offset are the run's ends minus the pages left in it.
+    constexpr page_ref operator*() const noexcept { return {page_end_ - run_, bank_, device_end_ - run_}; }
     constexpr page_iterator& operator++() noexcept {
-        const auto& g = a_->geo();
-        ++page_;
-        for (std::uint32_t d = rank_; d-- > 0;) {
-            if (++p_[d] == g.dims[d].tensor) {  // this dim wraps: back to its first shard
-                if (d == 0) return *this;
-                offset_ -= wrap_offset_[d];
-                sub(wrap_[d]);
-                p_[d] = 0;
-                r_[d] = 0;
-                continue;
-            }
-            if (++r_[d] == g.dims[d].shard) {  // into the next shard along d
-                r_[d] = 0;
-                offset_ -= (g.dims[d].shard - 1) * g.dims[d].shard_stride;
-                add(step_[d]);
-            } else {
-                offset_ += g.dims[d].shard_stride;
-            }
-            return *this;
-        }
+        if (--run_ != 0) [[likely]] return *this;
+        if (page_end_ != end_) next_run();  // else run_ == 0: past the last page
         return *this;
     }
     constexpr void operator++(int) noexcept { ++*this; }
-    constexpr bool operator==(std::default_sentinel_t) const noexcept { return page_ >= end_; }
+    constexpr bool operator==(std::default_sentinel_t) const noexcept { return run_ == 0; }
 
 private:
     struct split_delta {
@@ -644,10 +637,52 @@ private:
             major_ -= s.major;
         }
     }
+    // The run that just ended covered run_length_ pages of the last dim from p_last_:
+    // move past it, into the next shard along the last dim or, at the tensor's edge,
+    // back to that dim's start with a carry into the outer dims. A run always starts at
+    // the first slot of a shard along the last dim.
+    constexpr void next_run() noexcept {
+        p_last_ += run_length_;
+        if (p_last_ != t_last_) [[likely]] {
+            add(step_last_);
+        } else {
+            p_last_ = 0;
+            sub(wrap_last_);
+            carry_outer();
+        }
+        const std::uint32_t left = t_last_ - p_last_;
+        run_ = run_length_ = left < s_last_ ? left : s_last_;
+        bank_ = contiguous ? major_ : minor_;
+        page_end_ += run_;
+        device_end_ = (contiguous ? minor_ : major_) * shard_volume_ + offset_ + run_;
+    }
+    constexpr void carry_outer() noexcept {
+        const auto& g = a_->geo();
+        for (std::uint32_t d = rank_ - 1; d-- > 0;) {
+            if (++p_[d] == g.dims[d].tensor) {  // this dim wraps too: back to its first shard
+                offset_ -= wrap_offset_[d];
+                sub(wrap_[d]);
+                p_[d] = 0;
+                r_[d] = 0;
+                continue;
+            }
+            if (++r_[d] == g.dims[d].shard) {  // into the next shard along d
+                r_[d] = 0;
+                offset_ -= (g.dims[d].shard - 1) * g.dims[d].shard_stride;
+                add(step_[d]);
+            } else {
+                offset_ += g.dims[d].shard_stride;
+            }
+            return;
+        }
+    }
 
     const accessor* a_ = nullptr;
-    std::uint32_t rank_ = 0, end_ = 0, divisor_ = 1;
-    std::uint32_t page_ = 0, offset_ = 0, major_ = 0, minor_ = 0;
+    std::uint32_t rank_ = 0, end_ = 0, divisor_ = 1, shard_volume_ = 0;
+    std::uint32_t page_end_ = 0, device_end_ = 0, bank_ = 0, run_ = 0, run_length_ = 0;
+    std::uint32_t p_last_ = 0, t_last_ = 0, s_last_ = 0;
+    std::uint32_t offset_ = 0, major_ = 0, minor_ = 0;  // at the current run's first page (the last dim's offset is 0)
+    split_delta step_last_{}, wrap_last_{};
     std::array<std::uint32_t, max_rank> p_{}, r_{}, wrap_offset_{};
     std::array<split_delta, max_rank> step_{}, wrap_{};
 };
@@ -658,47 +693,96 @@ public:
     using value_type = page_ref;
     using difference_type = std::ptrdiff_t;
     constexpr shard_iterator() = default;
-    constexpr shard_iterator(const accessor& a, std::uint32_t shard_id) : a_(&a), rank_(a.rank()) {
+    constexpr shard_iterator(const accessor& a, std::uint32_t shard_id) { start(a, shard_id); }
+    // Inside a row, page and offset are the row's ends minus the pages left in it.
+    NDSHARD_INLINE constexpr page_ref operator*() const noexcept {
+        return {page_end_ - run_, bank_, offset_end_ - run_};
+    }
+    NDSHARD_INLINE constexpr shard_iterator& operator++() noexcept {
+        if (--run_ != 0) [[likely]] return *this;
+        if (++row_ < rows_) [[likely]] {
+            start_row(row_page_step_, row_offset_step_);
+            return *this;
+        }
+        row_ = 0;
+        for (std::uint32_t d = rank_ < 2 ? 0 : rank_ - 2; d-- > 0;) {  // carry into the outer dims
+            if (++r_[d] < limit_[d]) {
+                start_row(page_carry_[d], offset_carry_[d]);
+                return *this;
+            }
+            r_[d] = 0;
+        }
+        return *this;  // run_ == 0: past the shard's last page
+    }
+    constexpr void operator++(int) noexcept { ++*this; }
+    NDSHARD_INLINE constexpr bool operator==(std::default_sentinel_t) const noexcept { return run_ == 0; }
+    // Pages left, this one included.
+    [[nodiscard]] constexpr std::uint32_t remaining() const noexcept {
+        if (run_ == 0) return 0;
+        std::uint32_t n = run_;
+        for (std::uint32_t d = 0; d + 1 < rank_; ++d)
+            n += (limit_[d] - 1 - (d + 2 == rank_ ? row_ : r_[d])) * inner_[d];
+        return n;
+    }
+
+private:
+    friend class local_iterator;
+    // (Re)starts at a shard's first page, member by member, and inline: local_iterator
+    // restarts its shard_iterator in place, so the walk keeps the hot members in registers.
+    NDSHARD_INLINE constexpr void start(const accessor& a, std::uint32_t shard_id) noexcept {
+        rank_ = a.rank();
         const auto& g = a.geo();
         std::array<std::uint32_t, max_rank> q{};
         detail::shard_coord_of(a, shard_id, q);
-        left_ = 1;
+        std::uint32_t pages = 1, row_page = 0;
         for (std::uint32_t d = 0; d < rank_; ++d) {
-            const std::uint32_t rest = g.dims[d].tensor - q[d] * g.dims[d].shard;
-            limit_[d] = rest < g.dims[d].shard ? rest : g.dims[d].shard;
-            page_ += q[d] * g.dims[d].shard * g.dims[d].tensor_stride;
-            left_ *= limit_[d];
+            const auto t = static_cast<std::uint32_t>(g.dims[d].tensor);
+            const std::uint32_t s = g.dims[d].shard, rest = t - q[d] * s;
+            limit_[d] = rest < s ? rest : s;
+            row_page += q[d] * s * g.dims[d].tensor_stride;
+            pages *= limit_[d];
+        }
+        // From the first page of the last row of a block of inner dims (the last dim
+        // excluded: a row is walked by the run) to the first page of the next index of d.
+        std::uint32_t page_span = 0, offset_span = 0, inner = limit_[rank_ - 1];
+        for (std::uint32_t d = rank_ - 1; d-- > 0;) {
+            page_carry_[d] = g.dims[d].tensor_stride - page_span;
+            offset_carry_[d] = g.dims[d].shard_stride - offset_span;
+            inner_[d] = inner;
+            page_span += (limit_[d] - 1) * g.dims[d].tensor_stride;
+            offset_span += (limit_[d] - 1) * g.dims[d].shard_stride;
+            inner *= limit_[d];
         }
         const auto home = a.deal(shard_id);
         bank_ = home.core;
-        offset_ = home.slot * g.shard_volume;
-    }
-    constexpr page_ref operator*() const noexcept { return {page_, bank_, offset_}; }
-    constexpr shard_iterator& operator++() noexcept {
-        const auto& g = a_->geo();
-        --left_;
-        for (std::uint32_t d = rank_; d-- > 0;) {
-            if (++r_[d] == limit_[d]) {  // past the shard's real extent: skip its padding
-                if (d == 0) return *this;
-                page_ -= (limit_[d] - 1) * g.dims[d].tensor_stride;
-                offset_ -= (limit_[d] - 1) * g.dims[d].shard_stride;
-                r_[d] = 0;
-                continue;
-            }
-            page_ += g.dims[d].tensor_stride;
-            offset_ += g.dims[d].shard_stride;
-            return *this;
+        row_page_ = row_page;
+        row_offset_ = home.slot * g.shard_volume;
+        row_length_ = limit_[rank_ - 1];
+        row_ = 0;
+        rows_ = 1;
+        row_page_step_ = row_offset_step_ = 0;
+        if (rank_ >= 2) {  // the dim rows step along, kept apart from the rarer outer carries
+            rows_ = limit_[rank_ - 2];
+            row_page_step_ = page_carry_[rank_ - 2];
+            row_offset_step_ = offset_carry_[rank_ - 2];
         }
-        return *this;
+        for (std::uint32_t d = 0; d < rank_; ++d) r_[d] = 0;
+        run_ = pages == 0 ? 0 : row_length_;
+        page_end_ = row_page_ + run_;
+        offset_end_ = row_offset_ + run_;
     }
-    constexpr void operator++(int) noexcept { ++*this; }
-    constexpr bool operator==(std::default_sentinel_t) const noexcept { return left_ == 0; }
-    [[nodiscard]] constexpr std::uint32_t remaining() const noexcept { return left_; }
+    NDSHARD_INLINE constexpr void start_row(std::uint32_t page_step, std::uint32_t offset_step) noexcept {
+        row_page_ += page_step;
+        row_offset_ += offset_step;
+        run_ = row_length_;
+        page_end_ = row_page_ + run_;
+        offset_end_ = row_offset_ + run_;
+    }
 
-private:
-    const accessor* a_ = nullptr;
-    std::uint32_t rank_ = 0, page_ = 0, bank_ = 0, offset_ = 0, left_ = 0;
-    std::array<std::uint32_t, max_rank> r_{}, limit_{};
+    std::uint32_t rank_ = 0, bank_ = 0, run_ = 0;
+    std::uint32_t row_page_ = 0, row_offset_ = 0, page_end_ = 0, offset_end_ = 0;
+    std::uint32_t row_length_ = 0, row_ = 0, rows_ = 1, row_page_step_ = 0, row_offset_step_ = 0;
+    std::array<std::uint32_t, max_rank> r_{}, limit_{}, page_carry_{}, offset_carry_{}, inner_{};
 };
 
 template <auto CT>
@@ -709,17 +793,17 @@ public:
     constexpr local_iterator() = default;
     constexpr local_iterator(const accessor& a, std::uint32_t bank)
         : a_(&a), bank_(bank), slots_(a.shards_in_bank(bank)) {
-        if (slots_ != 0) shard_ = shard_iterator(a, a.shard_in_slot(bank_, 0));
+        if (slots_ != 0) shard_.start(a, a.shard_in_slot(bank_, 0));
     }
-    constexpr page_ref operator*() const noexcept { return *shard_; }
-    constexpr local_iterator& operator++() noexcept {
+    NDSHARD_INLINE constexpr page_ref operator*() const noexcept { return *shard_; }
+    NDSHARD_INLINE constexpr local_iterator& operator++() noexcept {
         ++shard_;
-        if (shard_ == std::default_sentinel && ++slot_ < slots_)
-            shard_ = shard_iterator(*a_, a_->shard_in_slot(bank_, slot_));
+        if (shard_ == std::default_sentinel && ++slot_ < slots_) [[unlikely]]
+            shard_.start(*a_, a_->shard_in_slot(bank_, slot_));
         return *this;
     }
     constexpr void operator++(int) noexcept { ++*this; }
-    constexpr bool operator==(std::default_sentinel_t) const noexcept { return slot_ >= slots_; }
+    NDSHARD_INLINE constexpr bool operator==(std::default_sentinel_t) const noexcept { return slot_ >= slots_; }
 
 private:
     const accessor* a_ = nullptr;
