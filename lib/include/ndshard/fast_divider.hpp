@@ -71,10 +71,11 @@ private:
 // Division by a compile-time constant d of numerators known to be below `bound`:
 // n / d == (n * multiplier) >> shift with a 64-bit product, i.e. one multiply and one
 // shift, where a compiler dividing a general 32-bit n by, say, 7 needs six operations.
-// It takes the smallest shift k whose rounding cannot reach a quotient boundary below
-// the bound: with m = ceil(2^k / d) and e = m*d - 2^k, (bound-1)*e < 2^k and
-// (bound-1)*m < 2^64. When no k fits (bounds near 2^32) it falls back to the 64-bit
-// reciprocal and a widening multiply. bounded_divider_for(7, 1000) -> n * 0x4925 >> 17.
+// A shift k works when its rounding cannot reach a quotient boundary below the bound:
+// with m = ceil(2^k / d) and e = m*d - 2^k, (bound-1)*e < 2^k and (bound-1)*m < 2^64.
+// It takes the largest such k: a full-width multiplier stays one imul, where a small one
+// (x * 171) is turned by compilers into a longer chain of shifts and adds. When no k
+// fits (bounds near 2^32) it falls back to the 64-bit reciprocal and a widening multiply.
 struct bounded_divider {
     std::uint64_t multiplier = 1;
     std::uint32_t shift = 0;
@@ -88,7 +89,7 @@ constexpr bounded_divider bounded_divider_for(std::uint64_t d, std::uint64_t bou
     if (d <= 1 || bound <= 1) return {1, 0, false};
     const uint128_t top = bound - 1;
     const uint128_t two_64 = static_cast<uint128_t>(1) << 64;
-    for (std::uint32_t k = 0; k < 64; ++k) {
+    for (std::uint32_t k = 64; k-- > 0;) {
         const uint128_t two_k = static_cast<uint128_t>(1) << k;
         const uint128_t m = (two_k + d - 1) / d;
         if (top * (m * d - two_k) < two_k && top * m < two_64) return {static_cast<std::uint64_t>(m), k, false};
