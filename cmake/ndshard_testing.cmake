@@ -53,7 +53,11 @@ caller's CXXFLAGS instrument the code); empty: libFuzzer with NDSHARD_FUZZ_ENGIN
 if(NDSHARD_FUZZ_ENGINE_ACTIVE AND NOT NDSHARD_LIB_FUZZING_ENGINE)
   # Coverage instrumentation for everything, so libFuzzer is guided by the libraries'
   # branches as well; only the fuzz targets link the engine itself (-fsanitize=fuzzer).
+  # The oracle and Boost.Multiprecision stay uninstrumented (fuzz/sancov_ignorelist.txt).
   add_compile_options(-fsanitize=fuzzer-no-link)
+  if(EXISTS ${PROJECT_SOURCE_DIR}/fuzz/sancov_ignorelist.txt)
+    add_compile_options(-fsanitize-coverage-ignorelist=${PROJECT_SOURCE_DIR}/fuzz/sancov_ignorelist.txt)
+  endif()
 endif()
 
 if(BUILD_TESTING)

@@ -31,11 +31,11 @@ using testkit::to_u64;
 
 // Work per input stays bounded: whole tables only for small specs, slot walks only for
 // few slots per core.
-constexpr std::uint64_t table_page_limit = 2048;
-constexpr std::uint64_t table_slot_limit = 8192;
+constexpr std::uint64_t table_page_limit = 512;
+constexpr std::uint64_t table_slot_limit = 2048;
 constexpr std::uint64_t slot_walk_limit = 1024;
 constexpr std::uint64_t all_cores_limit = 256;
-constexpr std::uint64_t shard_enumeration_limit = 512;
+constexpr std::uint64_t shard_enumeration_limit = 128;
 
 std::string str(const big& v) { return oracle::to_string(v); }
 
