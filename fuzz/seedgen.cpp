@@ -2,7 +2,7 @@
 // corpus/fuzz_accessor_args and corpus/fuzz_cli_spec (fuzz_kernel's seeds are what
 // scripts/fuzz.sh merged: its inputs are the sim scenario generator's choices).
 //
-//   fuzz_seedgen write <corpus-dir>   (re)write every seed-* file
+//   fuzz_seedgen write <corpus-dir>   (re)write every seed-* file and the spec regressions
 //   fuzz_seedgen check <corpus-dir>   every seed file holds exactly the bytes below, and
 //                                     those bytes still decode to the spec they are named
 //                                     after (so a change to the generator that shifts the
@@ -176,9 +176,12 @@ std::vector<named_spec> spec_seeds() {
     return v;
 }
 
-// Specs known to expose a defect; kept out of the corpus until the fix lands, then moved
-// to corpus/<target>/regressions/ (see corpus/README.md).
-std::vector<named_spec> pending_spec_seeds() {
+// Specs that exposed a defect, found by fuzz_spec (the rule ids of the fast path and the
+// oracle differed); written to corpus/fuzz_spec/regressions/ with the fix:
+//  - the fast path checked the core rules range by range, not each rule over all ranges;
+//  - grid_2d_fit was decided on a fold saturated at 2^64-1 (ceil((2^64-1)/2^50) = 2^14
+//    fits a 16384-core row, the true 2^30 does not).
+std::vector<named_spec> regression_spec_seeds() {
     std::vector<named_spec> v;
     v.push_back({"order-core-coord-then-bad-range", make({4}, {1}, {one(70000, 0), range(5, 5, 3, 5)})});
     v.push_back({"order-too-many-cores-then-bad-range", make({4}, {1}, {range(0, 0, 300, 300), range(5, 5, 3, 5)})});
@@ -299,6 +302,8 @@ std::vector<seed_file> all_seeds() {
         add_raw("checksum-off-by-one-rejected", a);
     }
     for (seed_file& f : cli_seeds()) out.push_back(std::move(f));
+    for (const named_spec& s : regression_spec_seeds())
+        out.push_back({"fuzz_spec", "regressions/" + s.name, spec_bytes(s.spec)});
     return out;
 }
 
@@ -371,14 +376,6 @@ std::vector<seed_file> cli_seeds() {
     return out;
 }
 
-std::vector<seed_file> pending_seeds() {
-    std::vector<seed_file> out;
-    for (const named_spec& s : pending_spec_seeds()) out.push_back({"fuzz_spec", "seed-" + s.name, spec_bytes(s.spec)});
-    // Fixed, now in corpus/fuzz_accessor_args/regressions/accessor-reserved-bytes-wrap-2pow64:
-    // raw(2, 1, {2^31, 1}, {1, 2^31}, 4) - reserved bytes 2^31 x 2^31 x 4 = 2^64 wrapped to 0.
-    return out;
-}
-
 // The bytes still decode to what the seed is named after.
 bool decodes(const seed_file& f, std::string& why) {
     testkit::byte_entropy e(f.content);
@@ -389,8 +386,12 @@ bool decodes(const seed_file& f, std::string& why) {
                 why = "decodes to " + fuzz::describe(got) + ", not " + fuzz::describe(s.spec);
                 return got == s.spec;
             }
-        for (const named_spec& s : pending_spec_seeds())
-            if ("seed-" + s.name == f.name) return testkit::generate_spec(e, fuzz::spec_fuzz_options()) == s.spec;
+        for (const named_spec& s : regression_spec_seeds())
+            if ("regressions/" + s.name == f.name) {
+                const distribution_spec got = testkit::generate_spec(e, fuzz::spec_fuzz_options());
+                why = "decodes to " + fuzz::describe(got) + ", not " + fuzz::describe(s.spec);
+                return got == s.spec;
+            }
         why = "unknown seed";
         return false;
     }
@@ -427,15 +428,13 @@ bytes read_file(const std::filesystem::path& p) {
 
 int main(int argc, char** argv) {
     const std::string mode = argc == 3 ? argv[1] : "";
-    if (mode != "write" && mode != "check" && mode != "pending") {
-        std::fprintf(stderr,
-                     "usage: fuzz_seedgen write|check <corpus-dir>\n"
-                     "       fuzz_seedgen pending <dir>   (reproducers of open defects)\n");
+    if (mode != "write" && mode != "check") {
+        std::fprintf(stderr, "usage: fuzz_seedgen write|check <corpus-dir>\n");
         return 2;
     }
     const std::filesystem::path root = argv[2];
     int bad = 0;
-    const std::vector<seed_file> seeds = mode == "pending" ? pending_seeds() : all_seeds();
+    const std::vector<seed_file> seeds = all_seeds();
     for (const seed_file& f : seeds) {
         const std::filesystem::path path = root / f.target / f.name;
         std::string why;

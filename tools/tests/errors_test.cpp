@@ -95,7 +95,7 @@ TEST(CliErrors, Svg) {
     expect_rejected({{"svg", "--tensor", "200,200", "--shard", "1,1", "--grid", "2x2"},
                      "ndshard svg: svg: 40000 pages are more than the 20000 cells a picture shows; use map or show"});
     expect_rejected({{"svg", "--tensor", "3,7,5", "--shard", "2,2,2", "--cores", "(3,3)-(0,0)"},
-                     "ndshard svg: invalid spec: core range (3,3)-(0,0) has start > end [rule bad_range]"});
+                     "ndshard svg: invalid spec: core range 0 (3,3)-(0,0) has x0 > x1 [rule bad_range]"});
 }
 
 TEST(CliErrors, Convert) {

@@ -59,11 +59,33 @@ inline std::string show(std::uint64_t v) {
     return v == saturated ? std::string(">= 2^64") : std::to_string(v);
 }
 
-// ceil(T/S) per dim and the 2D view (Gh, Gw) grid_2d deals over.
-inline std::pair<std::uint64_t, std::uint64_t> grid_2d_view(const shape& grid) {
-    std::uint64_t gh = 1;
-    for (std::size_t d = 0; d + 1 < grid.rank(); ++d) gh = sat_mul(gh, grid[d]);
-    return {gh, grid.back()};
+// The 2D view (Gh, Gw) of the shard grid that grid_2d deals over: Gw = G[-1], Gh = the
+// product of the other G, with G[d] = ceil(folded[d] / S[d]). It decides rule grid_2d_fit,
+// which comes before the 32-bit rules, so the page shape may still be huge here (folding
+// [2^40, 2^40] gives 2^80). The fold and the grid are therefore computed in 128 bits,
+// saturating, then clamped to `saturated`: every comparison with a core range's width or
+// height (<= 2^16) is exact.
+inline std::pair<std::uint64_t, std::uint64_t> grid_2d_view(const shape& tensor_pages, const shape& shard_pages) {
+    __extension__ typedef unsigned __int128 wide;
+    constexpr wide wide_max = ~wide{0};
+    const auto mul = [](wide a, wide b) {
+        wide r = 0;
+        return __builtin_mul_overflow(a, b, &r) ? wide_max : r;
+    };
+    const auto clamp = [](wide v) { return v >= saturated ? saturated : static_cast<std::uint64_t>(v); };
+    const std::size_t lead = tensor_pages.rank() - shard_pages.rank();  // extra dims fold into dim 0
+    wide folded = 1;
+    for (std::size_t d = 0; d <= lead; ++d) folded = mul(folded, tensor_pages[d]);
+    wide gh = 1, gw = 1;
+    for (std::size_t d = 0; d < shard_pages.rank(); ++d) {
+        const wide t = d == 0 ? folded : wide{tensor_pages[lead + d]};
+        const wide g = t / shard_pages[d] + (t % shard_pages[d] != 0 ? 1 : 0);
+        if (d + 1 < shard_pages.rank())
+            gh = mul(gh, g);
+        else
+            gw = g;
+    }
+    return {clamp(gh), clamp(gw)};
 }
 
 // Cores of the one grid_2d range, trimmed and in shard order: shard (i, j) of the
@@ -109,12 +131,21 @@ inline distribution make_distribution(const distribution_spec& spec) {
     if (spec.alignment == 0 || (spec.alignment & (spec.alignment - 1)) != 0)
         reject("alignment", "alignment " + std::to_string(spec.alignment) + " is not a power of two");
     if (spec.cores.empty()) reject("no_cores", "the core list is empty");
-    std::uint64_t core_count = 0;
-    for (const core_range& r : spec.cores) {
+    // Each rule is checked over every range before the next rule (docs/rules.md: table order).
+    for (std::size_t i = 0; i < spec.cores.size(); ++i) {
+        const core_range& r = spec.cores[i];
         if (r.start.x > r.end.x || r.start.y > r.end.y)
-            reject("bad_range", "core range " + to_string(r) + " has start > end");
+            reject("bad_range", "core range " + std::to_string(i) + " " + to_string(r) +
+                                    (r.start.x > r.end.x ? " has x0 > x1" : " has y0 > y1"));
+    }
+    for (std::size_t i = 0; i < spec.cores.size(); ++i) {
+        const core_range& r = spec.cores[i];
         if (r.end.x > max_core_coord || r.end.y > max_core_coord)
-            reject("core_coord", "core range " + to_string(r) + " has a coordinate > 65535");
+            reject("core_coord", "core range " + std::to_string(i) + " " + to_string(r) +
+                                     " has a coordinate > 65535");
+    }
+    std::uint64_t core_count = 0;  // at most 2^16 ranges of 2^32 cores each before the check trips
+    for (const core_range& r : spec.cores) {
         core_count += (std::uint64_t{r.end.x} - r.start.x + 1) * (std::uint64_t{r.end.y} - r.start.y + 1);
         if (core_count > max_cores)
             reject("too_many_cores", "the core list has " + std::to_string(core_count) +
@@ -152,12 +183,11 @@ inline distribution make_distribution(const distribution_spec& spec) {
             sp.back() = 1;
             break;
     }
-    const shape folded = fold_to_rank(tp, sp.rank());
-    const shape grid = grid_of(folded, sp);
+    const shape folded = fold_to_rank(tp, sp.rank());  // exact once the 32-bit rules pass
 
     std::vector<core_coord> cores = std::move(listed);
     if (spec.strat == strategy::grid_2d) {
-        const auto [gh, gw] = detail::grid_2d_view(grid);
+        const auto [gh, gw] = detail::grid_2d_view(tp, sp);
         const core_range r = spec.cores.front();
         const std::uint64_t width = std::uint64_t{r.end.x} - r.start.x + 1;
         const std::uint64_t height = std::uint64_t{r.end.y} - r.start.y + 1;

@@ -102,24 +102,63 @@ std::vector<core_range> make_cores(entropy& e, std::uint64_t want, orientation& 
 }
 
 // Break exactly one rule of docs/rules.md.
-void break_a_rule(entropy& e, distribution_spec& s) {
-    switch (e.between(0, 14)) {
+// Inserts a range at a random position, so broken ranges are not always last.
+void insert_range(entropy& e, distribution_spec& s, core_range r) {
+    s.cores.insert(s.cores.begin() + static_cast<std::ptrdiff_t>(e.between(0, s.cores.size())), r);
+}
+
+void break_one_rule(entropy& e, distribution_spec& s) {
+    const bool has_tensor = s.tensor.rank() > 0, has_shard = s.shard.rank() > 0;
+    switch (e.between(0, 16)) {
         case 0: s.tensor = shape{}; break;
-        case 12: s.cores = {{{0, 0}, {300, 300}}}; break;  // 90601 cores
-        case 13: s.shard[0] = (std::uint64_t{1} << 32) + e.between(0, 3); break;
+        case 16: s.alignment = std::uint64_t{1} << e.between(32, 40); break;  // aligned page >= 2^32
+        case 15:  // a shard whose volume, not any one dim, reaches 2^32 pages
+            if (has_shard) {
+                s.page.kind = page_kind::pages;
+                for (auto& d : s.shard) d = 1;
+                s.shard[0] = s.shard.rank() == 1 ? std::uint64_t{1} << 32 : 65536;
+                s.shard[s.shard.rank() - 1] = s.shard.rank() == 1 ? s.shard[0] : 65536;
+            }
+            break;
+        case 12: insert_range(e, s, {{0, 0}, {300, 300}}); break;  // 90601 cores
+        case 13:
+            if (has_shard) s.shard[0] = (std::uint64_t{1} << 32) + e.between(0, 3);
+            break;
         case 14: s.element_size = std::uint64_t{1} << e.between(32, 40); s.page.kind = page_kind::pages; break;
-        case 1: s.tensor = shape{s.tensor[0]}; s.shard = shape{s.shard[0], 1}; break;  // shard rank > tensor rank
-        case 2: s.shard[e.between(0, s.shard.rank() - 1)] = 0; break;
-        case 3: s.page.kind = page_kind::tile; s.shard = shape{s.shard[0]}; break;
+        case 1:  // shard rank > tensor rank
+            if (has_tensor && has_shard) {
+                s.tensor = shape{s.tensor[0]};
+                s.shard = shape{s.shard[0], 1};
+            }
+            break;
+        case 2:
+            if (has_shard) s.shard[e.between(0, s.shard.rank() - 1)] = 0;
+            break;
+        case 3:
+            s.page.kind = page_kind::tile;
+            if (has_shard) s.shard = shape{s.shard[0]};
+            break;
         case 4: s.element_size = 0; break;
         case 5: s.alignment = e.pick<std::uint64_t>({0, 3, 24, 48, 100}); break;
         case 6: s.cores.clear(); break;
-        case 7: s.cores.push_back({{5, 5}, {3, 5}}); break;
-        case 8: s.cores.push_back({{70000, 0}, {70000, 0}}); break;
-        case 9: s.cores.push_back(s.cores.front()); break;
+        case 7: insert_range(e, s, e.chance(50) ? core_range{{5, 5}, {3, 5}} : core_range{{5, 5}, {5, 3}}); break;
+        case 8: insert_range(e, s, e.chance(50) ? core_range{{70000, 0}, {70000, 0}} : core_range{{0, 0}, {1, 65536}}); break;
+        case 9:
+            if (!s.cores.empty()) insert_range(e, s, s.cores[e.between(0, s.cores.size() - 1)]);
+            break;
         case 10: s.strat = strategy::grid_2d; s.cores.push_back({{200, 200}, {201, 201}}); break;
-        default: s.tensor[0] = (std::uint64_t{1} << 32) + e.between(0, 5); break;
+        default:
+            if (has_tensor) s.tensor[0] = (std::uint64_t{1} << 32) + e.between(0, 5);
+            break;
     }
+}
+
+// Breaks one rule; now and then two or three, which pins down the order of the checks
+// (docs/rules.md: the first rule in table order is the one reported).
+void break_a_rule(entropy& e, distribution_spec& s) {
+    break_one_rule(e, s);
+    if (e.chance(20)) break_one_rule(e, s);
+    if (e.chance(5)) break_one_rule(e, s);
 }
 
 distribution_spec huge_spec(entropy& e) {
