@@ -87,38 +87,11 @@ inline testkit::spec_options args_spec_options() {
     return o;
 }
 
-// A 32-bit word in one of four forms: small, 16-bit, next to a power of two
-// (2^k - 8 .. 2^k + 7 modulo 2^32), or any value.
+// A 32-bit word: small, 16-bit, next to a power of two 2^0..2^32 (modulo 2^32), or any
+// value (testkit/entropy.hpp).
 template <class Io>
 void word_value(Io& io, std::uint32_t& v) {
-    std::uint64_t form = 3, k = 0, delta = 0;
-    if constexpr (Io::writing) {
-        if (v <= 15) {
-            form = 0;
-        } else if (v <= 65535) {
-            form = 1;
-        } else {
-            for (k = 0; k <= 32; ++k) {
-                delta = static_cast<std::uint32_t>(v - static_cast<std::uint32_t>(std::uint64_t{1} << k) + 8U);
-                if (delta <= 15) {
-                    form = 2;
-                    break;
-                }
-            }
-        }
-    }
-    io(0, 3, form);
-    switch (form) {
-        case 0: io(0, 15, v); break;
-        case 1: io(0, 65535, v); break;
-        case 2:
-            io(0, 32, k);
-            io(0, 15, delta);
-            if constexpr (!Io::writing)
-                v = static_cast<std::uint32_t>((std::uint64_t{1} << k) + delta - 8);
-            break;
-        default: io(0, 0xFFFF'FFFFULL, v); break;
-    }
+    testkit::edge_value<32>(io, v);
 }
 
 // Bank counts: mostly small, sometimes at the 65536 limit or anywhere.

@@ -26,6 +26,7 @@
 #include "ndshard/testkit/describe.hpp"
 #include "ndshard/testkit/oracle_bridge.hpp"
 #include "ndshard/testkit/rc_entropy.hpp"
+#include "ndshard/testkit/rc_oracle.hpp"
 #include "ndshard/testkit/spec_gen.hpp"
 
 namespace {
@@ -38,16 +39,6 @@ using std::uint64_t;
 constexpr uint64_t pages_walk_limit = 4096;
 // A direct deal (shard by shard) to cross-check the counts, below this many shards.
 constexpr uint64_t deal_limit = uint64_t{1} << 16;
-
-bool has(const std::vector<std::string>& features, const char* name) {
-    return std::find(features.begin(), features.end(), name) != features.end();
-}
-
-oracle::model oracle_model(const ndshard::distribution_spec& spec) {
-    const oracle::verdict v = oracle::evaluate(tk::to_oracle(spec));
-    if (!v.accepted) RC_FAIL("the oracle rejects a spec the fast path accepts: " + v.message);
-    return *v.accepted;
-}
 
 // The generated spec with `s` as its strategy (rr and contiguous accept the same specs,
 // so this only fails for a spec that was grid_2d and reserves more slots dealt 1D).
@@ -101,9 +92,16 @@ counts check_common(const ndshard::distribution& d, const oracle::model& m) {
 
 void classify(const ndshard::distribution_spec& spec) {
     const std::vector<std::string> f = tk::features(spec);
-    RC_CLASSIFY(has(f, "cores>shards"), "cores>shards");
-    RC_CLASSIFY(has(f, "uneven"), "uneven");
-    RC_CLASSIFY(has(f, "near_2^32"), "near_2^32");
+    RC_CLASSIFY(tk::has_feature(f, "cores>shards"), "cores>shards");
+    RC_CLASSIFY(tk::has_feature(f, "uneven"), "uneven");
+    RC_CLASSIFY(tk::has_feature(f, "near_2^32"), "near_2^32");
+}
+
+// Logs and classifies the distribution under test, then check_common against the oracle.
+counts logged_counts(const ndshard::distribution& d) {
+    RC_LOG() << tk::describe(d.spec) << "\n";
+    classify(d.spec);
+    return check_common(d, tk::accepted_model(d.spec));
 }
 
 tk::spec_options balance_options() {
@@ -118,10 +116,7 @@ RC_GTEST_PROP(balance, round_robin_counts_differ_by_at_most_one, ()) {
     const ndshard::distribution generated = tk::generate_distribution(e, balance_options());
     const auto d = with_strategy(generated.spec, ndshard::strategy::round_robin_1d);
     RC_PRE(d.has_value());
-    RC_LOG() << tk::describe(d->spec) << "\n";
-    classify(d->spec);
-    const oracle::model m = oracle_model(d->spec);
-    const counts n = check_common(*d, m);
+    const counts n = logged_counts(*d);
 
     if (n.cores == 0) return;
     const uint64_t low = n.shards / n.cores, extra = n.shards % n.cores;
@@ -143,10 +138,7 @@ RC_GTEST_PROP(balance, contiguous_fills_cores_in_order, ()) {
     const ndshard::distribution generated = tk::generate_distribution(e, balance_options());
     const auto d = with_strategy(generated.spec, ndshard::strategy::contiguous_1d);
     RC_PRE(d.has_value());
-    RC_LOG() << tk::describe(d->spec) << "\n";
-    classify(d->spec);
-    const oracle::model m = oracle_model(d->spec);
-    const counts n = check_common(*d, m);
+    const counts n = logged_counts(*d);
 
     if (n.cores == 0) return;
     const uint64_t k = (n.shards + n.cores - 1) / n.cores;
@@ -194,17 +186,15 @@ RC_GTEST_PROP(balance, grid_2d_puts_shard_i_j_on_its_core, ()) {
     tk::rc_entropy e;
     const ndshard::distribution generated = tk::generate_distribution(e, balance_options());
     // The [Gh, Gw] view of the shard grid (SEMANTICS 3, rules.md "Cores"), from the oracle.
-    const oracle::model g = oracle_model(generated.spec);
+    const oracle::model g = tk::accepted_model(generated.spec);
     oracle::big gh_big = 1;
     for (std::size_t k = 0; k + 1 < g.grid.size(); ++k) gh_big *= g.grid[k];
     RC_PRE(gh_big <= 65536 && g.grid.back() <= 65536);
     const uint64_t gh = tk::to_u64(gh_big), gw = tk::to_u64(g.grid.back());
     const auto d = as_grid_2d(generated.spec, gh, gw);
     RC_PRE(d.has_value());
-    RC_LOG() << tk::describe(d->spec) << "\n";
-    classify(d->spec);
-    const oracle::model m = oracle_model(d->spec);
-    const counts n = check_common(*d, m);
+    const counts n = logged_counts(*d);
+    const oracle::model m = tk::accepted_model(d->spec);
 
     // Exactly one shard per core of the trimmed list.
     RC_ASSERT(n.cores == gh * gw);

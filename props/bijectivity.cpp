@@ -27,6 +27,7 @@
 #include "ndshard/testkit/describe.hpp"
 #include "ndshard/testkit/oracle_bridge.hpp"
 #include "ndshard/testkit/rc_entropy.hpp"
+#include "ndshard/testkit/rc_oracle.hpp"
 #include "ndshard/testkit/spec_gen.hpp"
 
 namespace {
@@ -39,16 +40,6 @@ using std::uint64_t;
 constexpr uint64_t walk_limit = uint64_t{1} << 21;
 // The oracle's slot table (cpp_int, one page_in_shard per slot) below this many slots.
 constexpr uint64_t oracle_table_limit = uint64_t{1} << 14;
-
-bool has(const std::vector<std::string>& features, const char* name) {
-    return std::find(features.begin(), features.end(), name) != features.end();
-}
-
-oracle::model oracle_model(const ndshard::distribution& d) {
-    const oracle::verdict v = oracle::evaluate(tk::to_oracle(d.spec));
-    if (!v.accepted) RC_FAIL("the oracle rejects a spec the fast path accepts: " + v.message);
-    return *v.accepted;
-}
 
 // The sizes the laws are stated in, from the oracle; the fast path must agree.
 struct sizes {
@@ -136,11 +127,11 @@ RC_GTEST_PROP(bijectivity, every_page_has_its_own_slot_and_back, ()) {
     const ndshard::distribution d = tk::generate_distribution(e, opts);
     RC_LOG() << tk::describe(d.spec) << "\n";
     const std::vector<std::string> f = tk::features(d.spec);
-    RC_CLASSIFY(has(f, "uneven"), "uneven");
-    RC_CLASSIFY(has(f, "cores>shards"), "cores>shards");
-    RC_CLASSIFY(has(f, "folded"), "folded");
+    RC_CLASSIFY(tk::has_feature(f, "uneven"), "uneven");
+    RC_CLASSIFY(tk::has_feature(f, "cores>shards"), "cores>shards");
+    RC_CLASSIFY(tk::has_feature(f, "folded"), "folded");
 
-    const oracle::model m = oracle_model(d);
+    const oracle::model m = tk::accepted_model(d.spec);
     const sizes n = checked_sizes(d, m);
     const uint64_t slots = n.cores * n.reserved;
     if (slots <= walk_limit) check_walk(d.layout, n);
@@ -160,11 +151,11 @@ RC_GTEST_PROP(bijectivity, sampled_pages_match_the_oracle_near_2_32, ()) {
     const ndshard::distribution d = tk::generate_distribution(e, opts);
     RC_LOG() << tk::describe(d.spec) << "\n";
     const std::vector<std::string> f = tk::features(d.spec);
-    RC_CLASSIFY(has(f, "near_2^32"), "near_2^32");
-    RC_CLASSIFY(has(f, "uneven"), "uneven");
-    RC_CLASSIFY(has(f, "zero_dim"), "zero_dim");
+    RC_CLASSIFY(tk::has_feature(f, "near_2^32"), "near_2^32");
+    RC_CLASSIFY(tk::has_feature(f, "uneven"), "uneven");
+    RC_CLASSIFY(tk::has_feature(f, "zero_dim"), "zero_dim");
 
-    const oracle::model m = oracle_model(d);
+    const oracle::model m = tk::accepted_model(d.spec);
     check_sampled(e, d, m, checked_sizes(d, m));
 }
 

@@ -32,14 +32,6 @@ using namespace ndshard;
 using oracle::big;
 using testkit::to_u64;
 
-// A choice among a few options, uniform at every RapidCheck size (RapidCheck scales
-// inRange with the size, which would leave the later options to the last cases of a
-// run); it still shrinks towards `lo`.
-template <class T>
-T choose(T lo, T end) {
-    return *rc::gen::resize(rc::kNominalSize, rc::gen::inRange<T>(lo, end));
-}
-
 // A generated distribution: its page grid, page geometry and effective core list (the
 // banks, in bank order) are what the interleaved layouts below are built from.
 distribution generated(testkit::entropy& e) {
@@ -77,7 +69,7 @@ RC_GTEST_PROP(Interleaved, AllOnesShardEqualsTheInterleavedGenerator, ()) {
     std::vector<core_coord> banks = g.cores;
     if (banks.empty()) banks = {{0, 0}};  // grid_2d with no shards has no effective cores
     const std::size_t rank = g.tensor_pages.rank();
-    const auto shard_rank = choose<std::size_t>(1, rank + 1);
+    const auto shard_rank = testkit::rc_choose<std::size_t>(1, rank + 1);
 
     distribution_spec s;
     s.tensor = g.tensor_pages;

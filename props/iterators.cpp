@@ -28,6 +28,7 @@
 #include "ndshard/testkit/describe.hpp"
 #include "ndshard/testkit/oracle_bridge.hpp"
 #include "ndshard/testkit/rc_entropy.hpp"
+#include "ndshard/testkit/rc_oracle.hpp"
 #include "ndshard/testkit/spec_gen.hpp"
 
 namespace {
@@ -40,16 +41,6 @@ using std::uint64_t;
 constexpr uint64_t oracle_walk_limit = uint64_t{1} << 15;
 // Expanding the runs into a whole slot table: below this many slots.
 constexpr uint64_t table_limit = uint64_t{1} << 21;
-
-bool has(const std::vector<std::string>& features, const char* name) {
-    return std::find(features.begin(), features.end(), name) != features.end();
-}
-
-oracle::model oracle_model(const ndshard::distribution& d) {
-    const oracle::verdict v = oracle::evaluate(tk::to_oracle(d.spec));
-    if (!v.accepted) RC_FAIL("the oracle rejects a spec the fast path accepts: " + v.message);
-    return *v.accepted;
-}
 
 // Where the oracle puts one page.
 struct home {
@@ -143,11 +134,11 @@ RC_GTEST_PROP(iterators, accessor_walks_visit_each_page_once_in_device_order, ()
     const ndshard::distribution d = tk::generate_distribution(e, opts);
     RC_LOG() << tk::describe(d.spec) << "\n";
     const std::vector<std::string> f = tk::features(d.spec);
-    RC_CLASSIFY(has(f, "uneven"), "uneven");
-    RC_CLASSIFY(has(f, "strategy:contiguous_1d"), "contiguous");
-    RC_CLASSIFY(has(f, "cores>shards"), "cores>shards");
+    RC_CLASSIFY(tk::has_feature(f, "uneven"), "uneven");
+    RC_CLASSIFY(tk::has_feature(f, "strategy:contiguous_1d"), "contiguous");
+    RC_CLASSIFY(tk::has_feature(f, "cores>shards"), "cores>shards");
 
-    const oracle::model m = oracle_model(d);
+    const oracle::model m = tk::accepted_model(d.spec);
     const std::vector<home> homes = oracle_homes(m);
     RC_ASSERT(d.num_pages() == homes.size());
     const ndshard::accessor_words words = ndshard::make_accessor_words(d, ndshard::arg::all_runtime);
@@ -163,11 +154,11 @@ RC_GTEST_PROP(iterators, page_runs_expand_to_the_slot_table, ()) {
     const ndshard::distribution d = tk::generate_distribution(e, opts);
     RC_LOG() << tk::describe(d.spec) << "\n";
     const std::vector<std::string> f = tk::features(d.spec);
-    RC_CLASSIFY(has(f, "uneven"), "uneven");
-    RC_CLASSIFY(has(f, "folded"), "folded");
-    RC_CLASSIFY(has(f, "shard>tensor"), "shard>tensor");
+    RC_CLASSIFY(tk::has_feature(f, "uneven"), "uneven");
+    RC_CLASSIFY(tk::has_feature(f, "folded"), "folded");
+    RC_CLASSIFY(tk::has_feature(f, "shard>tensor"), "shard>tensor");
 
-    const oracle::model m = oracle_model(d);
+    const oracle::model m = tk::accepted_model(d.spec);
     const std::vector<home> homes = oracle_homes(m);
     const uint64_t cores = m.cores.size(), reserved = tk::to_u64(m.reserved_pages_per_core);
     const std::vector<std::vector<ndshard::page_run>> runs = ndshard::page_runs(d);

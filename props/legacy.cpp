@@ -32,14 +32,6 @@ using namespace ndshard;
 using oracle::big;
 using testkit::to_u64;
 
-// A choice among a few options, uniform at every RapidCheck size (RapidCheck scales
-// inRange with the size, which would leave the later options to the last cases of a
-// run); it still shrinks towards `lo`.
-template <class T>
-T choose(T lo, T end) {
-    return *rc::gen::resize(rc::kNominalSize, rc::gen::inRange<T>(lo, end));
-}
-
 oracle::orientation to_oracle(orientation o) {
     return o == orientation::row_major ? oracle::orientation::row_major : oracle::orientation::col_major;
 }
@@ -86,7 +78,7 @@ RC_GTEST_PROP(Legacy, HeightWidthBlockMapAsTheirFormulas, ()) {
     const std::uint64_t W = l.tensor.back();
 
     // Shard sides: usually few enough shards for the cores, sometimes any.
-    const bool any_size = choose(0, 10) == 0;
+    const bool any_size = testkit::rc_choose(0, 10) == 0;
     std::vector<core_range> ranges = g.spec.cores;
     const std::uint64_t listed = oracle::expand_cores(to_oracle(ranges), to_oracle(l.orient)).size();
     auto side = [&](std::uint64_t extent) {
@@ -101,8 +93,8 @@ RC_GTEST_PROP(Legacy, HeightWidthBlockMapAsTheirFormulas, ()) {
         // One range at the generated first core, sized to the grid, sometimes one too small.
         const core_coord at = g.spec.cores.front().start;
         const bool row = l.orient == orientation::row_major;
-        std::uint64_t wide = std::max<std::uint64_t>(1, row ? gw : gh) + choose(0, 2);
-        std::uint64_t high = std::max<std::uint64_t>(1, row ? gh : gw) + choose(0, 2);
+        std::uint64_t wide = std::max<std::uint64_t>(1, row ? gw : gh) + testkit::rc_choose(0, 2);
+        std::uint64_t high = std::max<std::uint64_t>(1, row ? gh : gw) + testkit::rc_choose(0, 2);
         if (any_size) (*rc::gen::arbitrary<bool>() ? wide : high) -= 1;
         if (wide == 0 || high == 0) wide = high = 1;
         ranges = {{at, {static_cast<std::uint32_t>(at.x + wide - 1), static_cast<std::uint32_t>(at.y + high - 1)}}};

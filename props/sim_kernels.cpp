@@ -18,15 +18,16 @@
 #include "ndshard/sim/scenario.hpp"
 #include "ndshard/testkit/entropy.hpp"
 #include "ndshard/testkit/rc_entropy.hpp"
+#include "ndshard/testkit/rc_oracle.hpp"
 
 namespace {
 
 using namespace ndshard;
 using namespace ndshard::sim;
 
-// --- classification -------------------------------------------------------------
+namespace tk = ndshard::testkit;
 
-bool has(const std::vector<std::string>& f, const std::string& x) { return std::find(f.begin(), f.end(), x) != f.end(); }
+// --- classification -------------------------------------------------------------
 
 std::string family_label(const drawn_spec& s) {
     return s.family == layout_family::nd ? std::string("nd:") + ndshard::to_string(s.spec.strat) : to_string(s.family);
@@ -60,8 +61,8 @@ void classify(const char* prop, const drawn_spec& iterated, const std::vector<dr
     ++t["#cases"];
     for (const drawn_spec& s : all) {
         const auto f = features(s);
-        uneven = uneven || has(f, "uneven");
-        more_cores = more_cores || has(f, "cores>shards");
+        uneven = uneven || tk::has_feature(f, "uneven");
+        more_cores = more_cores || tk::has_feature(f, "cores>shards");
         ++t["#specs"];
         for (const std::string& x : f) ++t[x];
     }

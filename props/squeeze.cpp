@@ -23,6 +23,7 @@
 #include "ndshard/squeeze.hpp"
 #include "ndshard/testkit/describe.hpp"
 #include "ndshard/testkit/rc_entropy.hpp"
+#include "ndshard/testkit/rc_oracle.hpp"
 #include "ndshard/testkit/spec_gen.hpp"
 
 namespace {
@@ -32,10 +33,6 @@ using ndshard::deal_rule;
 using ndshard::page_layout;
 using ndshard::shape;
 using std::uint64_t;
-
-bool has(const std::vector<std::string>& features, const char* name) {
-    return std::find(features.begin(), features.end(), name) != features.end();
-}
 
 std::string show(const page_layout& l) {
     return ndshard::to_string(l.tensor) + "/" + ndshard::to_string(l.shard) + " on " + std::to_string(l.num_cores) +
@@ -122,8 +119,8 @@ RC_GTEST_PROP(squeeze, preserves_the_mapping_of_generated_specs, ()) {
     const page_layout sq = ndshard::squeeze(l);
     const std::vector<std::string> f = tk::features(d.spec);
     RC_CLASSIFY(sq.rank() < l.rank(), "squeezed");
-    RC_CLASSIFY(has(f, "rank:8"), "rank:8");
-    RC_CLASSIFY(has(f, "near_2^32"), "near_2^32");
+    RC_CLASSIFY(tk::has_feature(f, "rank:8"), "rank:8");
+    RC_CLASSIFY(tk::has_feature(f, "near_2^32"), "near_2^32");
 
     RC_ASSERT(sq.rank() <= l.rank());
     RC_ASSERT(sq.num_pages == l.num_pages);

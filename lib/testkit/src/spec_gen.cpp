@@ -195,37 +195,11 @@ distribution_spec huge_spec(entropy& e) {
 
 // --- explicit mode: one listing of the fields, read by choice_reader, written by choice_writer.
 
-// A 64-bit field in one of four shapes: small, 16-bit, next to a power of two
-// (2^k - 8 .. 2^k + 7, wrapping to just under 2^64 for k < 3), or any value.
+// A 64-bit field: small, 16-bit, next to a power of two 2^0..2^63 (wrapping to just under
+// 2^64 for k < 3), or any value (entropy.hpp).
 template <class Io>
 void wide_value(Io& io, std::uint64_t& v) {
-    std::uint64_t form = 3, k = 0, delta = 0;
-    if constexpr (Io::writing) {
-        if (v <= 15) {
-            form = 0;
-        } else if (v <= 65535) {
-            form = 1;
-        } else {
-            for (k = 0; k < 64; ++k) {
-                delta = v - (std::uint64_t{1} << k) + 8;
-                if (delta <= 15) {
-                    form = 2;
-                    break;
-                }
-            }
-        }
-    }
-    io(0, 3, form);
-    switch (form) {
-        case 0: io(0, 15, v); break;
-        case 1: io(0, 65535, v); break;
-        case 2:
-            io(0, 63, k);
-            io(0, 15, delta);
-            if constexpr (!Io::writing) v = (std::uint64_t{1} << k) + delta - 8;
-            break;
-        default: io(0, std::numeric_limits<std::uint64_t>::max(), v); break;
-    }
+    edge_value<63>(io, v);
 }
 
 // A core coordinate: small, 16-bit (the valid range), or any 32-bit value.

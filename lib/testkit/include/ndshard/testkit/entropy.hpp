@@ -15,6 +15,7 @@
 #include <initializer_list>
 #include <limits>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 namespace ndshard::testkit {
@@ -105,5 +106,41 @@ struct choice_writer {
         for (int i = count; i-- > 0;) bytes.push_back(static_cast<std::uint8_t>(value >> (8 * i)));
     }
 };
+
+// A value of T (uint32_t or uint64_t) in one of four forms, so that a few bytes reach the
+// edges: small (0..15), 16-bit, next to a power of two (2^k - 8 .. 2^k + 7 for k in
+// 0..k_max, modulo 2^bits), or any value. Both directions, like the choices above.
+template <unsigned k_max, class Io, class T>
+void edge_value(Io& io, T& v) {
+    static_assert(std::is_same_v<T, std::uint32_t> || std::is_same_v<T, std::uint64_t>);
+    static_assert(k_max < 64);
+    std::uint64_t form = 3, k = 0, delta = 0;
+    if constexpr (Io::writing) {
+        if (v <= 15) {
+            form = 0;
+        } else if (v <= 65535) {
+            form = 1;
+        } else {
+            for (k = 0; k <= k_max; ++k) {
+                delta = static_cast<T>(v - static_cast<T>(std::uint64_t{1} << k) + 8U);
+                if (delta <= 15) {
+                    form = 2;
+                    break;
+                }
+            }
+        }
+    }
+    io(0, 3, form);
+    switch (form) {
+        case 0: io(0, 15, v); break;
+        case 1: io(0, 65535, v); break;
+        case 2:
+            io(0, k_max, k);
+            io(0, 15, delta);
+            if constexpr (!Io::writing) v = static_cast<T>((std::uint64_t{1} << k) + delta - 8);
+            break;
+        default: io(0, std::numeric_limits<T>::max(), v); break;
+    }
+}
 
 }  // namespace ndshard::testkit

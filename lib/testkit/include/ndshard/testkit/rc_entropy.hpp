@@ -31,4 +31,12 @@ public:
     }
 };
 
+// A choice among a few options in [lo, end), uniform at every RapidCheck size (RapidCheck
+// scales inRange with the size, which would leave the later options to the last cases of
+// a run); it still shrinks towards `lo`.
+template <class T>
+T rc_choose(T lo, T end) {
+    return *rc::gen::resize(rc::kNominalSize, rc::gen::inRange<T>(lo, end));
+}
+
 }  // namespace ndshard::testkit
