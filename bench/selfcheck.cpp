@@ -282,9 +282,7 @@ void check_corruption(int count) {
         rt.insert(rt.end(), s.begin(), s.end());
         const std::uint32_t listed = std::min<std::uint32_t>(banks, 20);
         for (std::uint32_t b = 0; b < listed; ++b) rt.push_back(pack_core({b, 0}));
-        std::uint32_t h = checksum_step(checksum_seed, arg::magic);
-        for (auto w : rt) h = checksum_step(h, w);
-        rt.push_back(h);
+        rt.push_back(checksum_state{}.add(arg::magic).add_all(rt).value());
         bool valid = rank >= 1 && rank <= 8 && listed == banks;
         std::uint64_t span = 1, vol = 1, shards = 1;
         for (std::uint32_t d = 0; valid && d < n; ++d) {
@@ -419,8 +417,7 @@ constexpr bool picture_at_compile_time() {
     constexpr auto cores = case_cores<0>();
     constexpr auto ct = static_words<static_word_count(l, cores, arg::all_static)>(l, cores, arg::all_static);
     std::array<std::uint32_t, 1> rt{};
-    std::uint32_t h = checksum_of(checksum_seed, ct);
-    rt[0] = h;
+    rt[0] = checksum_state{}.add_all(ct).value();
     const accessor<ct> a(rt);
     return a.get_bank_and_offset(36) == bank_and_offset{0, 5} && a.get_bank_and_offset(20) == bank_and_offset{0, 8};
 }

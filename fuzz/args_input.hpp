@@ -172,10 +172,7 @@ inline std::vector<std::uint32_t> runtime_words(const raw_args& a) {
         for (const auto& [bank, word] : a.overrides)
             if (n > 0) rt[first + bank % n] = word;
     }
-    std::uint32_t h = checksum_seed;
-    for (std::uint32_t w : kind_words(a.kind)) h = checksum_step(h, w);
-    for (std::uint32_t w : rt) h = checksum_step(h, w);
-    rt.push_back(h);
+    rt.push_back(checksum_state{}.add_all(kind_words(a.kind)).add_all(rt).value());
     return rt;
 }
 

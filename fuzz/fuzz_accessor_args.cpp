@@ -6,7 +6,7 @@
 // whether the words must be accepted; the accessor must agree, and when it accepts, every
 // sampled page, shard and bank gets the oracle's bank, offset, address and counts.
 // Words made from a valid spec (input mode 1) must round-trip exactly: every static mask
-// lays out the same words, the checksum is FNV-1a over them, an intact list is accepted
+// lays out the same words, the checksum is four-lane FNV-1a over them, an intact list is accepted
 // and answers like the host layout, and any damaged list is rejected.
 #include <array>
 #include <cstddef>
@@ -47,11 +47,15 @@ struct parsed_args {
     std::vector<std::uint32_t> tensor, shard, coords;
 };
 
-// FNV-1a over 32-bit words, as args.hpp documents it.
+// The checksum as args.hpp documents it: word i of a then b goes to FNV-1a lane i % 4,
+// and the value is FNV-1a over the four lane states.
 std::uint32_t fnv(const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b, std::size_t b_count) {
+    std::uint32_t lane[4] = {2166136261U, 2166136261U, 2166136261U, 2166136261U};
+    std::size_t i = 0;
+    for (std::uint32_t w : a) lane[i % 4] = (lane[i % 4] ^ w) * 16777619U, ++i;
+    for (std::size_t k = 0; k < b_count; ++k) lane[i % 4] = (lane[i % 4] ^ b[k]) * 16777619U, ++i;
     std::uint32_t h = 2166136261U;
-    for (std::uint32_t w : a) h = (h ^ w) * 16777619U;
-    for (std::size_t i = 0; i < b_count; ++i) h = (h ^ b[i]) * 16777619U;
+    for (std::uint32_t l : lane) h = (h ^ l) * 16777619U;
     return h;
 }
 

@@ -55,8 +55,9 @@ T choose(T lo, T end) {
 //   runtime:              [rank] [num_banks] [tensor x rank] [shard x rank] [coords x banks] [checksum]
 //   config = 0x4E440000 | static flags (bits 0-4: rank, banks, tensor, shard, coords)
 //            | contiguous deal (bit 8); coordinate word (x << 16) | y;
-//   checksum = FNV-1a over every word of both lists (32-bit: h = (h ^ w) * 16777619,
-//              h0 = 2166136261).
+//   checksum = four FNV-1a lanes over every word of both lists: word i (compile-time
+//              words first) steps lane i % 4 by h = (h ^ w) * 16777619 (32-bit), lanes
+//              start at 2166136261; the value is the same FNV-1a over the four lanes.
 
 constexpr std::uint32_t doc_magic = 0x4E440000U;
 constexpr std::uint32_t doc_contiguous = 1U << 8;
@@ -68,9 +69,15 @@ constexpr bool valid_mask(std::uint32_t m) {
 }
 
 std::uint32_t fnv1a(std::initializer_list<std::span<const std::uint32_t>> lists) {
-    std::uint32_t h = 2166136261U;
+    std::array<std::uint32_t, 4> lanes{2166136261U, 2166136261U, 2166136261U, 2166136261U};
+    std::size_t i = 0;
     for (auto list : lists)
-        for (std::uint32_t w : list) h = (h ^ w) * 16777619U;
+        for (std::uint32_t w : list) {
+            lanes[i % 4] = (lanes[i % 4] ^ w) * 16777619U;
+            ++i;
+        }
+    std::uint32_t h = 2166136261U;
+    for (std::uint32_t lane : lanes) h = (h ^ lane) * 16777619U;
     return h;
 }
 

@@ -68,7 +68,7 @@ struct static_args {
     std::array<std::uint32_t, max_rank> shard{};
     std::size_t coords_at = 0;
     std::array<std::uint32_t, N> words{};
-    std::uint32_t checksum = 0;  // FNV-1a state after the compile-time words
+    checksum_state checksum;  // after the compile-time words
 };
 
 template <std::size_t N>
@@ -101,7 +101,7 @@ constexpr static_args<N> decode_static(const std::array<std::uint32_t, N>& w) {
     if (mask & arg::shard_shape)
         for (std::uint32_t d = 0; d < a.rank; ++d)
             if (a.shard[d] == 0) reject_args("args_shape", "compile-time shard dim is 0");
-    a.checksum = checksum_of(checksum_seed, w);
+    a.checksum.add_all(w);
     return a;
 }
 
@@ -141,15 +141,6 @@ struct geometry_state {
 };
 
 constexpr std::uint32_t nonzero(std::uint32_t v) noexcept { return v == 0 ? 1 : v; }
-
-// FNV-1a state h continued over n words: checksum_step unrolled by four.
-constexpr std::uint32_t checksum_words(std::uint32_t h, const std::uint32_t* w, std::size_t n) noexcept {
-    const std::uint32_t* const end = w + n;
-    for (const std::uint32_t* quad_end = w + (n & ~std::size_t{3}); w != quad_end; w += 4)
-        h = checksum_step(checksum_step(checksum_step(checksum_step(h, w[0]), w[1]), w[2]), w[3]);
-    for (; w != end; ++w) h = checksum_step(h, *w);
-    return h;
-}
 
 [[noreturn]] NDSHARD_COLD inline void reject_no_banks(std::uint32_t rank, const std::uint32_t* tensor,
                                                       const std::uint32_t* shard) {
@@ -283,8 +274,8 @@ private:
 public:
     // Runtime words as made by make_accessor_words (checksum last). bank_base is the
     // buffer's address in every bank; aligned_page_size the byte stride of pages.
-    // Validates everything; its few divisions (one per reciprocal) run alongside the
-    // checksum, whose chain of dependent multiplies is the longer path.
+    // Validates everything; its few divisions (one per reciprocal) and the checksum's four
+    // chains of multiplies (args.hpp) do not depend on each other, so they overlap.
     constexpr explicit accessor(std::span<const std::uint32_t> rt, std::uint32_t bank_base = 0,
                                 std::uint32_t aligned_page_size = 1)
         : base_(bank_base), page_size_(aligned_page_size) {
@@ -325,7 +316,7 @@ public:
         }
         need(1, "the checksum");
         if (rt.size() != i + 1) detail::reject_length(i + 1, rt.size());
-        if (detail::checksum_words(S.checksum, rt.data(), i) != rt[i])
+        if (checksum_state(S.checksum).add_all(rt.data(), i).value() != rt[i])
             detail::reject_with("args_checksum", "runtime words fail their checksum");
         if constexpr (!static_geometry)
             detail::make_geometry(g_, rank, tensor, shard, banks, contiguous);

@@ -8,13 +8,15 @@
 //   runtime:              [rank] [num_banks] [tensor x rank] [shard x rank] [coords x banks] [checksum]
 //
 // config = 0x4E44'0000 | static flags (bits 0-4) | contiguous deal (bit 8).
-// A coordinate word is (x << 16) | y. The checksum is FNV-1a over every word of both
-// lists, so any single corrupted word is detected. A compile-time shape needs a
+// A coordinate word is (x << 16) | y. The checksum covers every word of both lists
+// (checksum_state below: four interleaved FNV-1a lanes), so any single corrupted word is
+// detected. A compile-time shape needs a
 // compile-time rank, and compile-time coords need a compile-time bank count (otherwise
 // their length is unknown at compile time).
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -51,14 +53,60 @@ constexpr bool is_valid_static_mask(std::uint32_t mask) noexcept {
 constexpr std::uint32_t pack_core(core_coord c) noexcept { return (c.x << 16) | c.y; }
 constexpr core_coord unpack_core(std::uint32_t w) noexcept { return {w >> 16, w & 0xFFFFU}; }
 
-// FNV-1a over 32-bit words; h(words..) == fold of (h ^ w) * 16777619.
+// The checksum: word i of the list (compile-time words, then runtime words) goes to FNV-1a
+// lane i % 4, and the value is FNV-1a over the four lane states. One FNV-1a chain costs a
+// dependent multiply per word; four independent lanes let those multiplies overlap, which
+// is most of what building an accessor from runtime words costs. It still detects any
+// single corrupted word: a step (h ^ w) * 16777619 is a bijection of w for fixed h and of
+// h for fixed w (the prime is odd), so one changed word changes its lane's final state,
+// and the fold is a bijection of each lane's state given the others.
 constexpr std::uint32_t checksum_step(std::uint32_t h, std::uint32_t w) noexcept { return (h ^ w) * 16777619U; }
 inline constexpr std::uint32_t checksum_seed = 2166136261U;
-template <class Words>
-constexpr std::uint32_t checksum_of(std::uint32_t h, const Words& words) noexcept {
-    for (std::uint32_t w : words) h = checksum_step(h, w);
-    return h;
-}
+inline constexpr std::size_t checksum_lanes = 4;
+
+struct checksum_state {
+    std::array<std::uint32_t, checksum_lanes> lanes{checksum_seed, checksum_seed, checksum_seed, checksum_seed};
+    std::size_t count = 0;  // words so far: the next one goes to lane count % 4
+
+    constexpr checksum_state& add(std::uint32_t w) noexcept {
+        std::uint32_t& h = lanes[count++ % checksum_lanes];
+        h = checksum_step(h, w);
+        return *this;
+    }
+    template <class Words>
+    constexpr checksum_state& add_all(const Words& words) noexcept {
+        for (std::uint32_t w : words) add(w);
+        return *this;
+    }
+    // The same for n words at w. Each lane is its own variable, rotated so that w[0] goes
+    // to the first, and the words go four at a time: the four chains run side by side.
+    constexpr checksum_state& add_all(const std::uint32_t* w, std::size_t n) noexcept {
+        const std::size_t first = count % checksum_lanes;
+        auto lane = [&](std::size_t k) -> std::uint32_t& { return lanes[(first + k) % checksum_lanes]; };
+        std::uint32_t h0 = lane(0), h1 = lane(1), h2 = lane(2), h3 = lane(3);
+        std::size_t i = 0;
+        for (; i + checksum_lanes <= n; i += checksum_lanes) {
+            h0 = checksum_step(h0, w[i]);
+            h1 = checksum_step(h1, w[i + 1]);
+            h2 = checksum_step(h2, w[i + 2]);
+            h3 = checksum_step(h3, w[i + 3]);
+        }
+        if (i < n) h0 = checksum_step(h0, w[i]);
+        if (i + 1 < n) h1 = checksum_step(h1, w[i + 1]);
+        if (i + 2 < n) h2 = checksum_step(h2, w[i + 2]);
+        lane(0) = h0;
+        lane(1) = h1;
+        lane(2) = h2;
+        lane(3) = h3;
+        count += n;
+        return *this;
+    }
+    [[nodiscard]] constexpr std::uint32_t value() const noexcept {
+        std::uint32_t h = checksum_seed;
+        for (std::uint32_t lane : lanes) h = checksum_step(h, lane);
+        return h;
+    }
+};
 
 struct accessor_words {
     std::vector<std::uint32_t> compile_time;
@@ -110,10 +158,7 @@ constexpr void emit_accessor_words(const page_layout& l, const Cores& cores, std
     for (auto t : l.tensor) put(arg::tensor_shape, narrow_cast<std::uint32_t>(t));
     for (auto s : l.shard) put(arg::shard_shape, narrow_cast<std::uint32_t>(s));
     for (const core_coord& c : cores) put(arg::bank_coords, pack_core(c));
-    std::uint32_t h = checksum_seed;
-    for (auto w : ct) h = checksum_step(h, w);
-    for (auto w : rt) h = checksum_step(h, w);
-    rt.push_back(h);
+    rt.push_back(checksum_state{}.add_all(ct).add_all(rt).value());
 }
 
 // Words for an accessor of `d`. `static_mask` (arg:: flags) picks the compile-time
