@@ -251,5 +251,32 @@ TEST(SimKernels, RunScenario) {
     }
 }
 
+// The three buffers of a fuzz_kernel scenario (96 pages, 16-byte pages aligned up to 64)
+// must fit one L1 bank together. Padding multiplies over the dims: fuzz_kernel found a
+// rank-8 shard of 4096 pages (256 KiB) when every shard dim could reach past the tensor
+// (corpus/fuzz_kernel/regressions/). So at most one dim may, and no drawn distribution
+// reserves more than a third of L1 on a core.
+TEST(SimKernels, DrawnDistributionsFitAThirdOfL1) {
+    const device_config cfg = scenario_device_config();
+    std::uint64_t largest = 0, one_past = 0;
+    for (std::uint64_t seed = 0; seed < 20000; ++seed) {
+        testkit::random_entropy e(seed);
+        const shape pages = draw_page_grid(e, 5 + seed % 4, 96);
+        const drawn_spec drawn = draw_distribution(e, cfg, pages, 16);
+        const distribution d = make_distribution(drawn.spec);
+        const std::uint64_t bytes = d.reserved_pages_per_core() * d.aligned_page_size;
+        largest = std::max(largest, bytes);
+        ASSERT_LE(bytes, cfg.l1_size / 3) << "seed " << seed << ": " << to_string(d.spec.shard);
+        if (drawn.family != layout_family::nd || drawn.spec.strat == strategy::grid_2d) continue;
+        const shape folded = fold_to_rank(pages, d.spec.shard.rank());
+        std::uint64_t past = 0;
+        for (std::size_t k = 0; k < folded.rank(); ++k) past += d.spec.shard[k] > std::max<std::uint64_t>(folded[k], 1);
+        ASSERT_LE(past, 1U) << "seed " << seed << ": shard " << to_string(d.spec.shard) << " of " << to_string(folded);
+        one_past += past;
+    }
+    EXPECT_GT(one_past, 1000U);              // shards past the tensor are still drawn
+    EXPECT_GT(largest, cfg.l1_size / 64);  // and so are sizable buffers
+}
+
 }  // namespace
 }  // namespace ndshard::sim
