@@ -176,10 +176,10 @@ void nd_construct_runtime(benchmark::State& state, int rank) {
 }
 
 // ---------------------------------------------------------------------------------
-// Iterators: each page visited yields (page id, bank, offset); the benchmark turns that
-// into the page's NoC address and consumes it, exactly like the random-access loops
-// consume theirs, so the two costs per page compare like for like. (Consuming the page
-// id as well adds one store per page to every iterator alike.) All pages of the rank 4
+// Iterators: each page visited yields (page id, bank, offset, core coordinate); the
+// benchmark turns that into the page's NoC address and consumes it, exactly like the
+// random-access loops consume theirs, so the two costs per page compare like for like.
+// (Consuming the page id as well adds one store per page to every iterator alike.) All pages of the rank 4
 // spec, runtime words, are visited once per iteration.
 
 constexpr int iter_rank = 4;
@@ -187,7 +187,7 @@ constexpr int iter_rank = 4;
 template <class A, class Range>
 void consume_pages(const A& a, Range pages) {
     for (const page_ref r : pages) {
-        noc_addr addr = a.noc_address({r.bank, r.page_offset});
+        noc_addr addr = a.noc_address_of(r);
         benchmark::DoNotOptimize(addr);
     }
 }
@@ -222,7 +222,9 @@ void nd_iter(benchmark::State& state, iter_kind kind) {
         auto check = [&](const auto& pages) {
             for (const page_ref r : pages) {
                 const bank_and_offset bo = a.get_bank_and_offset(r.page_id);
-                if (r.page_id >= a.num_pages() || bo.bank != r.bank || bo.page_offset != r.page_offset) return false;
+                if (r.page_id >= a.num_pages() || bo.bank != r.bank || bo.page_offset != r.page_offset ||
+                    !(r.core == a.bank_coord(r.bank)))
+                    return false;
                 ++seen[r.page_id];
             }
             return true;
@@ -255,7 +257,7 @@ void interleaved_iter(benchmark::State& state) {
     std::uint32_t expect = 0;
     for (const page_ref r : gen.pages()) {
         const bank_and_offset bo = gen.get_bank_and_offset(r.page_id);
-        if (r.page_id != expect++ || bo.bank != r.bank || bo.page_offset != r.page_offset) {
+        if (r.page_id != expect++ || bo.bank != r.bank || bo.page_offset != r.page_offset || !(r.core == cores[r.bank])) {
             state.SkipWithError("interleaved pages() disagrees with get_bank_and_offset");
             return;
         }

@@ -78,7 +78,7 @@ int run(const std::string& what, int rank, std::size_t count) {
         const accessor<runtime_round_robin> a(w.runtime, opaque(bank_base), opaque(page_size));
         auto consume = [&](const auto& pages) {
             for (const page_ref r : pages) {
-                noc_addr n = a.noc_address({r.bank, r.page_offset});
+                noc_addr n = a.noc_address_of(r);
                 benchmark::DoNotOptimize(n);
             }
         };

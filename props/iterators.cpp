@@ -64,11 +64,19 @@ std::vector<uint64_t> to_u64s(const std::vector<oracle::big>& v) {
     return out;
 }
 
-// A walk over one shard or one bank: each page where the oracle puts it, in increasing
-// device offsets, never seen before in this family of walks. Returns the page ids.
+// The core coordinate a page_ref carries is its bank's, as the oracle lists the cores.
+void check_core(const ndshard::page_ref& r, const oracle::model& m) {
+    RC_ASSERT(r.bank < m.cores.size());
+    RC_ASSERT(uint64_t{r.core.x} == m.cores[r.bank].x);
+    RC_ASSERT(uint64_t{r.core.y} == m.cores[r.bank].y);
+}
+
+// A walk over one shard or one bank: each page where the oracle puts it (core coordinate
+// included), in increasing device offsets, never seen before in this family of walks.
+// Returns the page ids.
 template <class Range, class Owner>
-std::vector<uint64_t> check_device_walk(const Range& walk, const std::vector<home>& homes, std::vector<bool>& seen,
-                                        Owner owned) {
+std::vector<uint64_t> check_device_walk(const Range& walk, const oracle::model& m, const std::vector<home>& homes,
+                                        std::vector<bool>& seen, Owner owned) {
     std::vector<uint64_t> ids;
     std::optional<uint64_t> last_offset;
     for (const ndshard::page_ref r : walk) {
@@ -80,6 +88,7 @@ std::vector<uint64_t> check_device_walk(const Range& walk, const std::vector<hom
         RC_ASSERT(owned(h));
         RC_ASSERT(r.bank == h.core);
         RC_ASSERT(r.page_offset == h.offset);
+        check_core(r, m);
         if (last_offset) RC_ASSERT(*last_offset < uint64_t{r.page_offset});  // device order
         last_offset = r.page_offset;
         ids.push_back(r.page_id);
@@ -98,6 +107,7 @@ void check_accessor_walks(const Accessor& a, const oracle::model& m, const std::
         RC_ASSERT(r.page_id == next);  // page id order
         RC_ASSERT(r.bank == homes[next].core);
         RC_ASSERT(r.page_offset == homes[next].offset);
+        check_core(r, m);
         const ndshard::bank_and_offset bo = a.get_bank_and_offset(r.page_id);
         RC_ASSERT(bo.bank == r.bank);
         RC_ASSERT(bo.page_offset == r.page_offset);
@@ -108,7 +118,7 @@ void check_accessor_walks(const Accessor& a, const oracle::model& m, const std::
     std::vector<bool> seen(pages, false);
     uint64_t visited = 0;
     for (uint64_t s = 0; s < shards; ++s) {
-        const auto ids = check_device_walk(a.shard_pages(static_cast<std::uint32_t>(s)), homes, seen,
+        const auto ids = check_device_walk(a.shard_pages(static_cast<std::uint32_t>(s)), m, homes, seen,
                                            [s](const home& h) { return h.shard == s; });
         visited += ids.size();
         if (enumerate) RC_ASSERT(ids == to_u64s(oracle::pages_of_shard(m, s)));
@@ -118,7 +128,7 @@ void check_accessor_walks(const Accessor& a, const oracle::model& m, const std::
     std::fill(seen.begin(), seen.end(), false);
     visited = 0;
     for (uint64_t b = 0; b < banks; ++b) {
-        const auto ids = check_device_walk(a.local_pages(static_cast<std::uint32_t>(b)), homes, seen,
+        const auto ids = check_device_walk(a.local_pages(static_cast<std::uint32_t>(b)), m, homes, seen,
                                            [b](const home& h) { return h.core == b; });
         visited += ids.size();
         RC_ASSERT(ids.size() == tk::to_u64(oracle::pages_on_core(m, b)));

@@ -45,11 +45,14 @@ struct noc_addr {
     }
 };
 
-// What the iterators yield.
+// What the iterators yield. `core` is the bank's coordinate, which the iterators look up
+// once per run of pages in one bank rather than per page: noc_address_of(page_ref) then
+// needs no lookup at all.
 struct page_ref {
     std::uint32_t page_id;
     std::uint32_t bank;
     std::uint32_t page_offset;
+    core_coord core;
     friend constexpr bool operator==(const page_ref&, const page_ref&) = default;
 };
 
@@ -369,6 +372,10 @@ public:
     [[nodiscard]] NDSHARD_INLINE constexpr noc_addr get_noc_addr(std::uint32_t page_id, std::uint32_t byte_offset = 0) const noexcept {
         return noc_address(get_bank_and_offset(page_id), byte_offset);
     }
+    // A page an iterator yielded: its core coordinate is already there.
+    [[nodiscard]] NDSHARD_INLINE constexpr noc_addr noc_address_of(const page_ref& r, std::uint32_t byte_offset = 0) const noexcept {
+        return {r.core.x, r.core.y, bank_address(r.page_offset, byte_offset)};
+    }
     template <class Coord>
     [[nodiscard]] NDSHARD_INLINE constexpr noc_addr get_noc_addr_at(const Coord& coord, std::uint32_t byte_offset = 0) const noexcept {
         return noc_address(get_bank_and_offset_at(coord), byte_offset);
@@ -593,10 +600,11 @@ public:
             wrap_last_ = wrap_[last];
             run_ = run_length_ = t_last_ < s_last_ ? t_last_ : s_last_;
             page_end_ = device_end_ = run_;  // page 0 is slot 0 of bank 0
+            core_ = a.bank_coord(0);
         }
     }
     // Inside a run, page and offset are the run's ends minus the pages left in it.
-    constexpr page_ref operator*() const noexcept { return {page_end_ - run_, bank_, device_end_ - run_}; }
+    constexpr page_ref operator*() const noexcept { return {page_end_ - run_, bank_, device_end_ - run_, core_}; }
     constexpr page_iterator& operator++() noexcept {
         if (--run_ != 0) [[likely]] return *this;
         if (page_end_ != end_) next_run();  // else run_ == 0: past the last page
@@ -644,6 +652,7 @@ private:
         const std::uint32_t left = t_last_ - p_last_;
         run_ = run_length_ = left < s_last_ ? left : s_last_;
         bank_ = contiguous ? major_ : minor_;
+        core_ = a_->bank_coord(bank_);
         page_end_ += run_;
         device_end_ = (contiguous ? minor_ : major_) * shard_volume_ + offset_ + run_;
     }
@@ -671,6 +680,7 @@ private:
     const accessor* a_ = nullptr;
     std::uint32_t rank_ = 0, end_ = 0, divisor_ = 1, shard_volume_ = 0;
     std::uint32_t page_end_ = 0, device_end_ = 0, bank_ = 0, run_ = 0, run_length_ = 0;
+    core_coord core_{};
     std::uint32_t p_last_ = 0, t_last_ = 0, s_last_ = 0;
     std::uint32_t offset_ = 0, major_ = 0, minor_ = 0;  // at the current run's first page (the last dim's offset is 0)
     split_delta step_last_{}, wrap_last_{};
@@ -687,7 +697,7 @@ public:
     constexpr shard_iterator(const accessor& a, std::uint32_t shard_id) { start(a, shard_id); }
     // Inside a row, page and offset are the row's ends minus the pages left in it.
     NDSHARD_INLINE constexpr page_ref operator*() const noexcept {
-        return {page_end_ - run_, bank_, offset_end_ - run_};
+        return {page_end_ - run_, bank_, offset_end_ - run_, core_};
     }
     NDSHARD_INLINE constexpr shard_iterator& operator++() noexcept {
         if (--run_ != 0) [[likely]] return *this;
@@ -746,6 +756,7 @@ private:
         }
         const auto home = a.deal(shard_id);
         bank_ = home.core;
+        core_ = a.bank_coord(bank_);
         row_page_ = row_page;
         row_offset_ = home.slot * g.shard_volume;
         row_length_ = limit_[rank_ - 1];
@@ -771,6 +782,7 @@ private:
     }
 
     std::uint32_t rank_ = 0, bank_ = 0, run_ = 0;
+    core_coord core_{};
     std::uint32_t row_page_ = 0, row_offset_ = 0, page_end_ = 0, offset_end_ = 0;
     std::uint32_t row_length_ = 0, row_ = 0, rows_ = 1, row_page_step_ = 0, row_offset_step_ = 0;
     std::array<std::uint32_t, max_rank> r_{}, limit_{}, page_carry_{}, offset_carry_{}, inner_{};

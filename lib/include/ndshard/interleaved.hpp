@@ -48,20 +48,24 @@ public:
         const core_coord c = banks_[bo.bank];
         return {c.x, c.y, bank_address(bo.page_offset, byte_offset)};
     }
+    [[nodiscard]] noc_addr noc_address_of(const page_ref& r, std::uint32_t byte_offset = 0) const noexcept {
+        return {r.core.x, r.core.y, bank_address(r.page_offset, byte_offset)};
+    }
     [[nodiscard]] noc_addr get_noc_addr(std::uint32_t page_id, std::uint32_t byte_offset = 0) const noexcept {
         return noc_address(get_bank_and_offset(page_id), byte_offset);
     }
 
-    // Every page in id order with its bank and offset: the bank steps by one and carries
-    // into the offset, so no step divides.
+    // Every page in id order with its bank, offset and core: the bank steps by one and
+    // carries into the offset, so no step divides (the core is looked up per page: every
+    // page is in another bank).
     class page_iterator {
     public:
         using value_type = page_ref;
         using difference_type = std::ptrdiff_t;
         page_iterator() = default;
-        page_iterator(std::uint32_t num_pages, std::uint32_t num_banks) noexcept
-            : end_(num_pages), banks_(num_banks) {}
-        page_ref operator*() const noexcept { return {page_, bank_, offset_}; }
+        page_iterator(std::uint32_t num_pages, std::span<const core_coord> banks) noexcept
+            : cores_(banks.data()), end_(num_pages), banks_(static_cast<std::uint32_t>(banks.size())) {}
+        page_ref operator*() const noexcept { return {page_, bank_, offset_, cores_[bank_]}; }
         page_iterator& operator++() noexcept {
             ++page_;
             if (++bank_ == banks_) {
@@ -74,6 +78,7 @@ public:
         bool operator==(std::default_sentinel_t) const noexcept { return page_ >= end_; }
 
     private:
+        const core_coord* cores_ = nullptr;
         std::uint32_t page_ = 0, bank_ = 0, offset_ = 0, end_ = 0, banks_ = 1;
     };
     struct page_range {
@@ -81,7 +86,7 @@ public:
         page_iterator begin() const noexcept { return first; }
         static std::default_sentinel_t end() noexcept { return {}; }
     };
-    [[nodiscard]] page_range pages() const noexcept { return {page_iterator(num_pages_, div_.divisor())}; }
+    [[nodiscard]] page_range pages() const noexcept { return {page_iterator(num_pages_, banks_)}; }
 
 private:
     std::span<const core_coord> banks_;

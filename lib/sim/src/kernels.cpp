@@ -49,7 +49,7 @@ void core_context::write(const tensor_arg& t, noc_addr dst, std::span<const std:
 }
 
 // ---------------------------------------------------------------------------------
-// Device code. Only the accessor (local_pages, get_noc_addr, noc_address) and the
+// Device code. Only the accessor (local_pages, get_noc_addr, noc_address_of) and the
 // core's NoC reads and writes.
 
 namespace {
@@ -72,7 +72,7 @@ void reshard_kernel(core_context& core, const tensor_arg& in, const tensor_arg& 
         with_accessor(out, [&](const auto& dst) {
             for (const page_ref p : dst.local_pages(core.bank())) {
                 core.read(in, src.get_noc_addr(p.page_id), page);
-                core.write(out, dst.noc_address({p.bank, p.page_offset}), page);
+                core.write(out, dst.noc_address_of(p), page);
             }
         });
     });
@@ -87,7 +87,7 @@ void eltwise_add_kernel(core_context& core, const tensor_arg& a, const tensor_ar
                     core.read(a, src_a.get_noc_addr(p.page_id), sum);
                     core.read(b, src_b.get_noc_addr(p.page_id), page);
                     add_into(sum, page);
-                    core.write(out, dst.noc_address({p.bank, p.page_offset}), sum);
+                    core.write(out, dst.noc_address_of(p), sum);
                 }
             });
         });
@@ -110,7 +110,7 @@ void reduce_sum_kernel(core_context& core, const tensor_arg& in, const page_grid
                     core.read(in, src.get_noc_addr(in_grid.id_of(ic)), page);
                     add_into(sum, page);
                 }
-                core.write(out, dst.noc_address({p.bank, p.page_offset}), sum);
+                core.write(out, dst.noc_address_of(p), sum);
             }
         });
     });
@@ -126,7 +126,7 @@ void permute_kernel(core_context& core, const tensor_arg& in, const page_grid& i
                 page_grid::coord ic{};
                 for (std::uint32_t i = 0; i < out_grid.rank; ++i) ic[order[i]] = oc[i];
                 core.read(in, src.get_noc_addr(in_grid.id_of(ic)), page);
-                core.write(out, dst.noc_address({p.bank, p.page_offset}), page);
+                core.write(out, dst.noc_address_of(p), page);
             }
         });
     });
