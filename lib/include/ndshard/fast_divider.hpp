@@ -6,9 +6,10 @@
 // (whose reciprocal 2^64 needs 65 bits) uses m = 2^64 - 1 on n + 1:
 // high64((2^64 - 1) * (n + 1)) == n for every n < 2^64 - 1. props/fast_divider.cpp
 // checks divide and remainder exhaustively over all n for chosen d and over all d for
-// chosen n. The device has no fast divider, so the accessor precomputes one per divisor;
-// accessor words even carry the reciprocals, which construction verifies with one
-// multiplication each (is_reciprocal_of) instead of dividing.
+// chosen n. The device has no fast divider, so the accessor precomputes one per divisor
+// when it is built (one 64-bit division each: the words carry no reciprocals). A
+// reciprocal made elsewhere can be checked with one multiplication (is_reciprocal_of)
+// and used without dividing (fast_divider::from_reciprocal).
 #pragma once
 
 #include <cstdint>
