@@ -7,6 +7,8 @@
 //    shards than cores, a BLOCK range too small) both sides say so;
 //  - from_nd(to_nd(x)) is expressible, and the legacy spec it returns maps every page
 //    identically (same_mapping and page by page);
+//  - for generated ND specs, each legacy kind (from_nd_as) is either a spec of that kind
+//    that maps every page identically or a reason, and from_nd is the first that fits;
 //  - for generated ND specs: when from_nd finds a legacy spec, to_nd of it maps every
 //    page identically (page by page); when it does not, it gives a reason. A spec that
 //    is interleaving (all-ones shard dealt round robin) must be found; one that puts two
@@ -16,6 +18,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -211,6 +214,29 @@ RC_GTEST_PROP(Legacy, NdToLegacyToNdMapsEveryPageIdentically, ()) {
     RC_ASSERT(r.reason.empty());
     const distribution again = make_distribution(to_nd(*r.spec));
     expect_same_pages(d, again, "to_nd(from_nd(d))");
+}
+
+// from_nd_as, one kind at a time (what `ndshard explain` lists): a spec of exactly that
+// kind that maps every page identically, or a reason; from_nd is the first kind that fits.
+RC_GTEST_PROP(Legacy, EachLegacyKindIsExpressibleOrSaysWhy, ()) {
+    testkit::rc_entropy e;
+    const distribution d = testkit::generate_distribution(e);
+    RC_LOG(testkit::describe(d.spec));
+    std::optional<legacy_layout> first;
+    std::string kinds;
+    for (legacy_layout kind : {legacy_layout::interleaved, legacy_layout::height, legacy_layout::width, legacy_layout::block}) {
+        const legacy_result r = from_nd_as(d, kind);
+        RC_ASSERT(r.spec.has_value() == r.reason.empty());
+        if (!r.spec) continue;
+        RC_ASSERT(r.spec->layout == kind);
+        expect_same_pages(d, make_distribution(to_nd(*r.spec)), std::string("to_nd(from_nd_as(d, ") + to_string(kind) + "))");
+        if (!first) first = kind;
+        kinds += std::string(kinds.empty() ? "" : "+") + to_string(kind);
+    }
+    RC_TAG(kinds.empty() ? std::string("none") : kinds);
+    const legacy_result any = from_nd(d);
+    RC_ASSERT(any.spec.has_value() == first.has_value());
+    if (first) RC_ASSERT(any.spec->layout == *first);
 }
 
 }  // namespace

@@ -4,8 +4,9 @@
 //   HEIGHT [sh, W]: page (r,c) -> core r / sh;  WIDTH [H, sw]: core c / sw;
 //   BLOCK  [sh, sw]: GRID_2D over one core range; a legacy layout never gives a core two
 //   shards. Interleaved over B banks is the all-ones shard.
-// to_nd converts any of them; from_nd goes back only when the result provably maps every
-// page to the same core and offset (equal canonical squeezed forms), else explains why.
+// to_nd converts any of them; from_nd (the first kind that fits) and from_nd_as (one
+// given kind) go back only when the result provably maps every page to the same core and
+// offset (equal canonical squeezed forms), else explain why.
 #pragma once
 
 #include <algorithm>
@@ -109,65 +110,90 @@ struct legacy_result {
     std::string reason;               // why not, otherwise
 };
 
-// ND -> legacy when exactly expressible; prefers interleaved, then HEIGHT, WIDTH, BLOCK.
-inline legacy_result from_nd(const distribution& d) {
-    legacy_spec base;
-    base.tensor = d.tensor_pages;
-    base.page_size = d.page_size;
-    base.alignment = d.spec.alignment;
-    base.bank_base = d.bank_base;
-    for (const core_coord& c : d.cores) base.cores.push_back({c, c});
-
-    auto matches = [&](const legacy_spec& l) {
+// ND -> one legacy layout: set when d is exactly expressible as `kind` (checked page for
+// page with same_mapping), else why that kind cannot express it.
+inline legacy_result from_nd_as(const distribution& d, legacy_layout kind) {
+    legacy_spec l;
+    l.layout = kind;
+    l.tensor = d.tensor_pages;
+    l.page_size = d.page_size;
+    l.alignment = d.spec.alignment;
+    l.bank_base = d.bank_base;
+    for (const core_coord& c : d.cores) l.cores.push_back({c, c});
+    auto matches = [&](const legacy_spec& x) {
         try {
-            return same_mapping(d, make_distribution(to_nd(l)));
+            return same_mapping(d, make_distribution(to_nd(x)));
         } catch (const spec_error&) {
             return false;
         }
     };
     const page_layout& lay = d.layout;
-    if (lay.shard_volume == 1 && (lay.rule == deal_rule::round_robin || lay.max_shards_per_core <= 1)) {
-        legacy_spec l = base;
-        l.layout = legacy_layout::interleaved;
+    const auto [h, w] = legacy_view(d.tensor_pages);
+    const std::string view = "the 2D view [" + std::to_string(h) + "," + std::to_string(w) + "]";
+    const std::uint64_t vol = lay.shard_volume;
+    if (kind == legacy_layout::interleaved) {
+        if (vol != 1) return {std::nullopt, "a shard holds " + std::to_string(vol) + " pages; interleaving deals single pages"};
+        if (lay.rule != deal_rule::round_robin && lay.max_shards_per_core > 1)
+            return {std::nullopt, "pages are dealt to cores in blocks of " + std::to_string(lay.max_shards_per_core) +
+                                      ", not one by one"};
         if (matches(l)) return {l, ""};
+        return {std::nullopt, "page i is not on bank i % " + std::to_string(d.cores.size()) + " of this core list"};
     }
     if (lay.max_shards_per_core > 1)
         return {std::nullopt, "cores hold up to " + std::to_string(lay.max_shards_per_core) +
                                   " shards; legacy layouts give a core at most one"};
-    const auto [h, w] = legacy_view(d.tensor_pages);
-    const std::uint64_t vol = lay.shard_volume;
     // to_nd gives a zero-size view dim a shard side of 1 (there is nothing to cover).
     const std::uint64_t full_w = w == 0 ? 1 : w, full_h = h == 0 ? 1 : h;
-    if (vol % full_w == 0) {
-        legacy_spec l = base;
-        l.layout = legacy_layout::height;
-        l.shard_height = vol / full_w;
-        if (matches(l)) return {l, ""};
-    }
-    if (vol % full_h == 0) {
-        legacy_spec l = base;
-        l.layout = legacy_layout::width;
-        l.shard_width = vol / full_h;
-        if (matches(l)) return {l, ""};
-    }
-    const std::uint64_t sw = d.shard_pages.back();
-    if (vol % sw == 0) {
-        legacy_spec l = base;
-        l.layout = legacy_layout::block;
-        l.shard_height = vol / sw;
-        l.shard_width = sw;
-        const auto gh = ceil_div(h, l.shard_height), gw = ceil_div(w, sw);
-        // With no shards the trimmed core list is empty: any range at the origin serves.
-        const core_coord c0 = d.cores.empty() ? core_coord{0, 0} : d.cores.front();
-        for (orientation o : {orientation::row_major, orientation::col_major}) {
-            const std::uint64_t dx = std::max<std::uint64_t>(o == orientation::row_major ? gw : gh, 1);
-            const std::uint64_t dy = std::max<std::uint64_t>(o == orientation::row_major ? gh : gw, 1);
-            if (c0.x + dx - 1 > max_core_coord || c0.y + dy - 1 > max_core_coord) continue;
-            l.orient = o;
-            l.cores = {{c0, {static_cast<std::uint32_t>(c0.x + dx - 1), static_cast<std::uint32_t>(c0.y + dy - 1)}}};
+    switch (kind) {
+        case legacy_layout::height:
+            if (vol % full_w != 0)
+                return {std::nullopt, "a shard of " + std::to_string(vol) + " pages is not whole rows of " + view};
+            l.shard_height = vol / full_w;
             if (matches(l)) return {l, ""};
+            return {std::nullopt, "HEIGHT shards [" + std::to_string(l.shard_height) + "," + std::to_string(w) + "] of " +
+                                      view + " do not land on these cores in this order"};
+        case legacy_layout::width:
+            if (vol % full_h != 0)
+                return {std::nullopt, "a shard of " + std::to_string(vol) + " pages is not whole columns of " + view};
+            l.shard_width = vol / full_h;
+            if (matches(l)) return {l, ""};
+            return {std::nullopt, "WIDTH shards [" + std::to_string(h) + "," + std::to_string(l.shard_width) + "] of " +
+                                      view + " do not land on these cores in this order"};
+        default: {
+            const std::uint64_t sw = d.shard_pages.back();
+            if (vol % sw != 0)
+                return {std::nullopt, "a shard of " + std::to_string(vol) + " pages is not a rectangle of " + view};
+            l.shard_height = vol / sw;
+            l.shard_width = sw;
+            const auto gh = ceil_div(h, l.shard_height), gw = ceil_div(w, sw);
+            // With no shards the trimmed core list is empty: any range at the origin serves.
+            const core_coord c0 = d.cores.empty() ? core_coord{0, 0} : d.cores.front();
+            for (orientation o : {orientation::row_major, orientation::col_major}) {
+                const std::uint64_t dx = std::max<std::uint64_t>(o == orientation::row_major ? gw : gh, 1);
+                const std::uint64_t dy = std::max<std::uint64_t>(o == orientation::row_major ? gh : gw, 1);
+                if (c0.x + dx - 1 > max_core_coord || c0.y + dy - 1 > max_core_coord) continue;
+                l.orient = o;
+                l.cores = {{c0, {static_cast<std::uint32_t>(c0.x + dx - 1), static_cast<std::uint32_t>(c0.y + dy - 1)}}};
+                if (matches(l)) return {l, ""};
+            }
+            return {std::nullopt, "BLOCK shards [" + std::to_string(l.shard_height) + "," + std::to_string(sw) + "] of " +
+                                      view + " are not a grid_2d deal over one core range starting at " +
+                                      to_string(c0)};
         }
     }
+}
+
+// ND -> legacy when exactly expressible; prefers interleaved, then HEIGHT, WIDTH, BLOCK.
+inline legacy_result from_nd(const distribution& d) {
+    for (legacy_layout kind : {legacy_layout::interleaved, legacy_layout::height, legacy_layout::width, legacy_layout::block}) {
+        legacy_result r = from_nd_as(d, kind);
+        if (r.spec) return r;
+    }
+    const page_layout& lay = d.layout;
+    if (lay.max_shards_per_core > 1)
+        return {std::nullopt, "cores hold up to " + std::to_string(lay.max_shards_per_core) +
+                                  " shards; legacy layouts give a core at most one"};
+    const auto [h, w] = legacy_view(d.tensor_pages);
     const page_layout sq = squeeze(lay);
     if (sq.rank() > 2)
         return {std::nullopt, "squeezed to " + to_string(sq.tensor) + " in " + to_string(sq.shard) +

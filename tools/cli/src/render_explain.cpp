@@ -177,8 +177,10 @@ void write_explain(const distribution& d, std::ostream& out) {
                                    std::to_string(d.bank_base + bytes) + ") in every core");
 
     // Legacy and squeezed forms.
-    const legacy_result legacy = from_nd(d);
-    row(out, "legacy", legacy.spec ? describe_legacy(*legacy.spec) : "not expressible: " + legacy.reason);
+    for (legacy_layout kind : {legacy_layout::interleaved, legacy_layout::height, legacy_layout::width, legacy_layout::block}) {
+        const legacy_result r = from_nd_as(d, kind);
+        row(out, std::string("as ") + to_string(kind), r.spec ? "yes: " + describe_legacy(*r.spec) : "no: " + r.reason);
+    }
     const page_layout sq = squeeze(l);
     const bool same = sq.tensor == l.tensor && sq.shard == l.shard;
     row(out, "squeezed", to_string(l.tensor) + " / " + to_string(l.shard) +
