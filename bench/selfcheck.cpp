@@ -196,16 +196,21 @@ distribution_spec random_spec(rng& r) {
     return s;
 }
 
+// random_spec made into a distribution, or nothing when the spec is refused.
+std::optional<distribution> random_distribution(rng& r) {
+    try {
+        return make_distribution(random_spec(r));
+    } catch (const spec_error&) {
+        return std::nullopt;
+    }
+}
+
 void check_random_specs(int count) {
     rng r{20240611};
     int accepted = 0;
     for (int i = 0; i < count; ++i) {
-        std::optional<distribution> d;
-        try {
-            d = make_distribution(random_spec(r));
-        } catch (const spec_error&) {
-            continue;
-        }
+        const std::optional<distribution> d = random_distribution(r);
+        if (!d) continue;
         ++accepted;
         const page_layout squeezed = squeeze(d->layout);
         for (const page_layout* l : {static_cast<const page_layout*>(&d->layout), &squeezed}) {
@@ -237,12 +242,8 @@ void check_corruption(int count) {
     rng r{77};
     int lists = 0;
     for (int i = 0; i < count; ++i) {
-        std::optional<distribution> d;
-        try {
-            d = make_distribution(random_spec(r));
-        } catch (const spec_error&) {
-            continue;
-        }
+        const std::optional<distribution> d = random_distribution(r);
+        if (!d) continue;
         ++lists;
         const accessor_words good = make_accessor_words(*d, arg::all_runtime);
         const auto base = static_cast<std::uint32_t>(d->bank_base);

@@ -38,6 +38,7 @@
 #include "ndshard/testkit/oracle_bridge.hpp"
 #include "ndshard/testkit/rc_entropy.hpp"
 #include "ndshard/testkit/spec_gen.hpp"
+#include "ndshard/testkit/static_masks.hpp"
 
 namespace {
 
@@ -591,28 +592,9 @@ void check_fixed_case() {
     }
 }
 
-template <std::uint32_t Mask>
-struct mask_t : std::integral_constant<std::uint32_t, Mask> {};
-
 template <class Mask>
 class AccessorStaticMasks : public ::testing::Test {};
-
-using valid_masks = ::testing::Types<mask_t<0>, mask_t<1>, mask_t<2>, mask_t<3>, mask_t<5>, mask_t<7>, mask_t<9>,
-                                     mask_t<11>, mask_t<13>, mask_t<15>, mask_t<18>, mask_t<19>, mask_t<23>,
-                                     mask_t<27>, mask_t<31>>;
-
-struct mask_name {
-    template <class M>
-    static std::string GetName(int) {
-        std::string n;
-        for (auto [bit, part] : {std::pair{arg::rank, "R"}, std::pair{arg::num_banks, "B"},
-                                 std::pair{arg::tensor_shape, "T"}, std::pair{arg::shard_shape, "S"},
-                                 std::pair{arg::bank_coords, "C"}})
-            if (M::value & bit) n += part;
-        return n.empty() ? "runtime" : n;
-    }
-};
-TYPED_TEST_SUITE(AccessorStaticMasks, valid_masks, mask_name);
+TYPED_TEST_SUITE(AccessorStaticMasks, testkit::valid_masks, testkit::mask_name);
 
 TEST(AccessorStaticMasks, TheTypedTestCoversExactlyTheValidMasks) {
     std::vector<std::uint32_t> listed{0, 1, 2, 3, 5, 7, 9, 11, 13, 15, 18, 19, 23, 27, 31}, valid;

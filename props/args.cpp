@@ -32,7 +32,9 @@
 #include "ndshard/testkit/describe.hpp"
 #include "ndshard/testkit/oracle_bridge.hpp"
 #include "ndshard/testkit/rc_entropy.hpp"
+#include "ndshard/testkit/rc_oracle.hpp"
 #include "ndshard/testkit/spec_gen.hpp"
+#include "ndshard/testkit/static_masks.hpp"
 
 namespace {
 
@@ -139,11 +141,6 @@ accessor_words rebuilt(const accessor_words& good, std::size_t checksum_at, std:
 // ---------------------------------------------------------------------------------
 // What the oracle says about a spec.
 
-oracle::model oracle_model(const distribution_spec& s) {
-    oracle::verdict v = oracle::evaluate(testkit::to_oracle(s));
-    if (!v.accepted) RC_FAIL("the oracle rejects an accepted spec: [" + v.rule + "] " + v.message);
-    return std::move(*v.accepted);
-}
 
 words u32s(const std::vector<big>& v) {
     words out;
@@ -200,12 +197,18 @@ void expect_static_rank_geometry(const accessor_words& w, const oracle::model& m
     RC_ASSERT(ran);
 }
 
-RC_GTEST_PROP(Args, WordsHoldTheSpecForEveryMaskAndParseBack, ()) {
+// A generated distribution, logged and classified.
+distribution drawn_distribution() {
     testkit::rc_entropy e;
-    const distribution d = testkit::generate_distribution(e);
+    distribution d = testkit::generate_distribution(e);
     RC_LOG(testkit::describe(d.spec));
     classify_features(d.spec);
-    const oracle::model m = oracle_model(d.spec);
+    return d;
+}
+
+RC_GTEST_PROP(Args, WordsHoldTheSpecForEveryMaskAndParseBack, ()) {
+    const distribution d = drawn_distribution();
+    const oracle::model m = testkit::accepted_model(d.spec);
     const bool contiguous = m.strat == oracle::strategy::contiguous_1d;
     const words tensor = u32s(m.folded_tensor), shard = u32s(m.shard_pages);
     const std::vector<core_coord> cores = cores_of(m);
@@ -311,10 +314,7 @@ std::optional<std::string> refusal(const accessor_words& w, std::uint32_t base =
 }
 
 RC_GTEST_PROP(Args, CorruptedRuntimeWordsAreRefused, ()) {
-    testkit::rc_entropy e;
-    const distribution d = testkit::generate_distribution(e);
-    RC_LOG(testkit::describe(d.spec));
-    classify_features(d.spec);
+    const distribution d = drawn_distribution();
     const accessor_words good = make_accessor_words(d, arg::all_runtime);
     RC_ASSERT(!refusal(good).has_value());
     const std::size_t n = good.runtime.size();
@@ -372,11 +372,8 @@ RC_GTEST_PROP(Args, CorruptedRuntimeWordsAreRefused, ()) {
 }
 
 RC_GTEST_PROP(Args, WordsWithAValidChecksumAreRefusedByTheRuleTheyBreak, ()) {
-    testkit::rc_entropy e;
-    const distribution d = testkit::generate_distribution(e);
-    RC_LOG(testkit::describe(d.spec));
-    classify_features(d.spec);
-    const oracle::model m = oracle_model(d.spec);
+    const distribution d = drawn_distribution();
+    const oracle::model m = testkit::accepted_model(d.spec);
     const auto rank = static_cast<std::uint32_t>(m.shard_pages.size());
     const auto banks = static_cast<std::uint32_t>(m.cores.size());
     words tensor = u32s(m.folded_tensor), shard = u32s(m.shard_pages);
@@ -538,26 +535,9 @@ void expect_changed_words_refused(const words& rt, std::index_sequence<Pos...>) 
         ...);
 }
 
-template <std::uint32_t Mask>
-struct mask_t : std::integral_constant<std::uint32_t, Mask> {};
-
 template <class Mask>
 class ArgsStaticMasks : public ::testing::Test {};
-
-using valid_masks = ::testing::Types<mask_t<0>, mask_t<1>, mask_t<2>, mask_t<3>, mask_t<5>, mask_t<7>, mask_t<9>,
-                                     mask_t<11>, mask_t<13>, mask_t<15>, mask_t<18>, mask_t<19>, mask_t<23>,
-                                     mask_t<27>, mask_t<31>>;
-struct mask_name {
-    template <class M>
-    static std::string GetName(int) {
-        std::string n;
-        for (auto [bit, part] : {std::pair{p_rank, "R"}, std::pair{p_banks, "B"}, std::pair{p_tensor, "T"},
-                                 std::pair{p_shard, "S"}, std::pair{p_coords, "C"}})
-            if (M::value & bit) n += part;
-        return n.empty() ? "runtime" : n;
-    }
-};
-TYPED_TEST_SUITE(ArgsStaticMasks, valid_masks, mask_name);
+TYPED_TEST_SUITE(ArgsStaticMasks, testkit::valid_masks, testkit::mask_name);
 
 TYPED_TEST(ArgsStaticMasks, ChangedWordsAreRefused) {
     constexpr std::uint32_t mask = TypeParam::value;

@@ -26,6 +26,7 @@
 #include "ndshard/testkit/describe.hpp"
 #include "ndshard/testkit/oracle_bridge.hpp"
 #include "ndshard/testkit/rc_entropy.hpp"
+#include "ndshard/testkit/rc_oracle.hpp"
 #include "ndshard/testkit/spec_gen.hpp"
 
 namespace {
@@ -86,9 +87,7 @@ RC_GTEST_PROP(Interleaved, AllOnesShardEqualsTheInterleavedGenerator, ()) {
 
     // Interleaving reserves ceil(pages / banks) pages per bank, never more than the
     // generated spec did, so the same base fits: both sides must accept.
-    const oracle::verdict v = oracle::evaluate(testkit::to_oracle(s));
-    RC_ASSERT(v.accepted.has_value());
-    const oracle::model& m = *v.accepted;
+    const oracle::model m = testkit::accepted_model(s);
     const distribution d = make_distribution(s);
 
     const auto base = static_cast<std::uint32_t>(d.bank_base);
@@ -194,9 +193,7 @@ RC_GTEST_PROP(Interleaved, LegacyInterleavedRoundTripsThroughNd, ()) {
     const distribution_spec s = to_nd(l);
     RC_LOG(testkit::describe(s));
     classify_features(s);
-    const oracle::verdict v = oracle::evaluate(testkit::to_oracle(s));
-    RC_ASSERT(v.accepted.has_value());
-    const oracle::model& m = *v.accepted;
+    const oracle::model m = testkit::accepted_model(s);
     const distribution d = make_distribution(s);
 
     // to_nd: the oracle's interleaved formula, page by page (host layout).
