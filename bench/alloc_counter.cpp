@@ -19,8 +19,7 @@ void* counted_alloc(std::size_t n, std::size_t align) {
     if (p == nullptr) throw std::bad_alloc();
     const std::size_t now = live.fetch_add(malloc_usable_size(p), std::memory_order_relaxed) + malloc_usable_size(p);
     std::size_t seen = peak.load(std::memory_order_relaxed);
-    while (now > seen && !peak.compare_exchange_weak(seen, now, std::memory_order_relaxed)) {
-    }
+    while (now > seen && !peak.compare_exchange_weak(seen, now, std::memory_order_relaxed)) {}
     return p;
 }
 

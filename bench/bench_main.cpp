@@ -243,9 +243,15 @@ void nd_iter(benchmark::State& state, iter_kind kind) {
     }
     for (auto _ : state) {
         switch (kind) {
-            case iter_kind::all: walk_all(a); break;
-            case iter_kind::shard: walk_shards(a); break;
-            case iter_kind::core_local: walk_banks(a); break;
+            case iter_kind::all:
+                walk_all(a);
+                break;
+            case iter_kind::shard:
+                walk_shards(a);
+                break;
+            case iter_kind::core_local:
+                walk_banks(a);
+                break;
         }
     }
     state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * a.num_pages());
@@ -257,7 +263,8 @@ void interleaved_iter(benchmark::State& state) {
     std::uint32_t expect = 0;
     for (const page_ref r : gen.pages()) {
         const bank_and_offset bo = gen.get_bank_and_offset(r.page_id);
-        if (r.page_id != expect++ || bo.bank != r.bank || bo.page_offset != r.page_offset || !(r.core == cores[r.bank])) {
+        if (r.page_id != expect++ || bo.bank != r.bank || bo.page_offset != r.page_offset ||
+            !(r.core == cores[r.bank])) {
             state.SkipWithError("interleaved pages() disagrees with get_bank_and_offset");
             return;
         }
@@ -371,7 +378,8 @@ void register_rank() {
 void register_all() {
     benchmark::RegisterBenchmark("BM_interleaved_addr/seq", [](benchmark::State& s) { interleaved_addr(s, false); });
     benchmark::RegisterBenchmark("BM_interleaved_addr/rand", [](benchmark::State& s) { interleaved_addr(s, true); });
-    [&]<int... R>(std::integer_sequence<int, R...>) { (register_rank<R + 1>(), ...); }(std::make_integer_sequence<int, 8>{});
+    [&]<int... R>(std::integer_sequence<int, R...>) { (register_rank<R + 1>(), ...); }
+    (std::make_integer_sequence<int, 8>{});
     benchmark::RegisterBenchmark("BM_nd_iter/shard", [](benchmark::State& s) { nd_iter(s, iter_kind::shard); });
     benchmark::RegisterBenchmark("BM_nd_iter/core_local",
                                  [](benchmark::State& s) { nd_iter(s, iter_kind::core_local); });

@@ -37,15 +37,24 @@ struct nd_case {
 // rank:R -> its spec. E.g. rank 4: [7,10,14,20]/[3,3,5,6] -> grid [3,4,3,4], 144 shards, 12 per core.
 constexpr nd_case nd_case_of(int rank) {
     switch (rank) {
-        case 1: return {{1000}, {7}};
-        case 2: return {{45, 70}, {6, 9}};
-        case 3: return {{10, 22, 30}, {3, 5, 7}};
-        case 4: return {{7, 10, 14, 20}, {3, 3, 5, 6}};
-        case 5: return {{5, 7, 10, 11, 13}, {3, 3, 3, 5, 5}};
-        case 6: return {{5, 5, 7, 7, 10, 11}, {3, 3, 3, 5, 3, 5}};
-        case 7: return {{5, 5, 5, 7, 7, 10, 11}, {3, 3, 3, 3, 5, 3, 5}};
-        case 8: return {{5, 5, 5, 5, 7, 7, 10, 11}, {3, 3, 3, 3, 3, 5, 3, 5}};
-        default: throw std::invalid_argument("bench specs exist for rank 1..8");
+        case 1:
+            return {{1000}, {7}};
+        case 2:
+            return {{45, 70}, {6, 9}};
+        case 3:
+            return {{10, 22, 30}, {3, 5, 7}};
+        case 4:
+            return {{7, 10, 14, 20}, {3, 3, 5, 6}};
+        case 5:
+            return {{5, 7, 10, 11, 13}, {3, 3, 3, 5, 5}};
+        case 6:
+            return {{5, 5, 7, 7, 10, 11}, {3, 3, 3, 5, 3, 5}};
+        case 7:
+            return {{5, 5, 5, 7, 7, 10, 11}, {3, 3, 3, 3, 5, 3, 5}};
+        case 8:
+            return {{5, 5, 5, 5, 7, 7, 10, 11}, {3, 3, 3, 3, 3, 5, 3, 5}};
+        default:
+            throw std::invalid_argument("bench specs exist for rank 1..8");
     }
 }
 

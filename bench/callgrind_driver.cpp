@@ -49,7 +49,8 @@ int run_static(std::size_t count) {
 int run(const std::string& what, int rank, std::size_t count) {
     if (what == "interleaved") {
         const std::uint32_t num_pages = 1U << 20;
-        const interleaved_addr_gen gen(num_pages, std::span<const core_coord>(cores.data(), opaque(std::size_t{num_cores})),
+        const interleaved_addr_gen gen(num_pages,
+                                       std::span<const core_coord>(cores.data(), opaque(std::size_t{num_cores})),
                                        opaque(bank_base), opaque(page_size));
         addresses(gen, page_stream(num_pages, true, count));
         return 0;
@@ -57,14 +58,22 @@ int run(const std::string& what, int rank, std::size_t count) {
     if (rank < 1 || rank > 8) return 2;
     if (what == "static") {
         switch (rank) {
-            case 1: return run_static<1>(count);
-            case 2: return run_static<2>(count);
-            case 3: return run_static<3>(count);
-            case 4: return run_static<4>(count);
-            case 5: return run_static<5>(count);
-            case 6: return run_static<6>(count);
-            case 7: return run_static<7>(count);
-            default: return run_static<8>(count);
+            case 1:
+                return run_static<1>(count);
+            case 2:
+                return run_static<2>(count);
+            case 3:
+                return run_static<3>(count);
+            case 4:
+                return run_static<4>(count);
+            case 5:
+                return run_static<5>(count);
+            case 6:
+                return run_static<6>(count);
+            case 7:
+                return run_static<7>(count);
+            default:
+                return run_static<8>(count);
         }
     }
     const distribution d = nd_distribution(rank);
@@ -113,7 +122,8 @@ int run(const std::string& what, int rank, std::size_t count) {
 
 int main(int argc, char** argv) {
     if (argc != 4) {
-        std::fprintf(stderr, "usage: %s <interleaved|static|runtime|construct|iter_all|iter_shard|iter_local> <rank> <count>\n",
+        std::fprintf(stderr,
+                     "usage: %s <interleaved|static|runtime|construct|iter_all|iter_shard|iter_local> <rank> <count>\n",
                      argv[0]);
         return 2;
     }

@@ -19,20 +19,21 @@
 #include <vector>
 
 #include "ndshard/ndshard.hpp"
+#include "ndshard/testkit/coords.hpp"
 
 namespace ndshard::selfcheck {
 namespace {
 
 int failures = 0;
 
-#define CHECK(cond, ...)                                                                  \
-    do {                                                                                  \
-        if (!(cond)) {                                                                    \
-            std::fprintf(stderr, "selfcheck: %s:%d: %s: ", __FILE__, __LINE__, #cond);    \
-            std::fprintf(stderr, __VA_ARGS__);                                            \
-            std::fprintf(stderr, "\n");                                                   \
-            if (++failures > 20) std::exit(1);                                            \
-        }                                                                                 \
+#define CHECK(cond, ...)                                                               \
+    do {                                                                               \
+        if (!(cond)) {                                                                 \
+            std::fprintf(stderr, "selfcheck: %s:%d: %s: ", __FILE__, __LINE__, #cond); \
+            std::fprintf(stderr, __VA_ARGS__);                                         \
+            std::fprintf(stderr, "\n");                                                \
+            if (++failures > 20) std::exit(1);                                         \
+        }                                                                              \
     } while (0)
 
 // splitmix64: deterministic everywhere.
@@ -46,7 +47,8 @@ struct rng {
     }
     // uniform in [lo, hi]
     std::uint64_t between(std::uint64_t lo, std::uint64_t hi) {
-        return lo + static_cast<std::uint64_t>((static_cast<uint128_t>(next()) * (hi - lo + 1)) >> 64);
+        __extension__ using wide = unsigned __int128;  // host only
+        return lo + static_cast<std::uint64_t>((static_cast<wide>(next()) * (hi - lo + 1)) >> 64);
     }
     bool chance(int percent) { return between(0, 99) < static_cast<std::uint64_t>(percent); }
 };
@@ -54,16 +56,6 @@ struct rng {
 std::string spec_text(const distribution& d) {
     return to_string(d.layout.tensor) + "/" + to_string(d.layout.shard) + " P=" + std::to_string(d.layout.num_cores) +
            (d.layout.rule == deal_rule::contiguous ? " contiguous" : " round_robin");
-}
-
-// Page id in the layout's rank -> its coordinate there.
-std::vector<std::uint64_t> coord_of(const page_layout& l, std::uint64_t page) {
-    std::vector<std::uint64_t> c(l.rank());
-    for (std::size_t d = l.rank(); d-- > 0;) {
-        c[d] = page % l.tensor[d];
-        page /= l.tensor[d];
-    }
-    return c;
 }
 
 // Every query and iterator of accessor `a` (built for layout `l` of `d`) against `l`.
@@ -83,7 +75,7 @@ void check_accessor(const A& a, const distribution& d, const page_layout& l, con
         CHECK(bo.bank == p.core && bo.page_offset == p.device_offset, "%s: page %llu -> (%u,%u), layout (%llu,%llu)",
               name.c_str(), static_cast<unsigned long long>(page), bo.bank, bo.page_offset,
               static_cast<unsigned long long>(p.core), static_cast<unsigned long long>(p.device_offset));
-        const std::vector<std::uint64_t> c = coord_of(l, page);
+        const std::vector<std::uint64_t> c = testkit::row_major_coord(page, l.tensor);
         CHECK(a.get_bank_and_offset_at(c) == bo, "%s: page %llu by coordinate", name.c_str(),
               static_cast<unsigned long long>(page));
         const noc_addr n = a.get_noc_addr(id, 3);
@@ -92,8 +84,8 @@ void check_accessor(const A& a, const distribution& d, const page_layout& l, con
               name.c_str(), static_cast<unsigned long long>(page));
         const deal_result<std::uint64_t> home = l.shard_home(p.shard_id);
         const bank_and_offset so = a.shard_bank_and_offset(static_cast<std::uint32_t>(p.shard_id));
-        CHECK(so.bank == home.core && so.page_offset == home.slot * l.shard_volume, "%s: shard %llu home",
-              name.c_str(), static_cast<unsigned long long>(p.shard_id));
+        CHECK(so.bank == home.core && so.page_offset == home.slot * l.shard_volume, "%s: shard %llu home", name.c_str(),
+              static_cast<unsigned long long>(p.shard_id));
         std::vector<std::uint64_t> q(l.rank());
         for (std::size_t k = 0; k < l.rank(); ++k) q[k] = c[k] / l.shard[k];
         CHECK(a.shard_id_at(q) == p.shard_id, "%s: shard id of a coordinate", name.c_str());
@@ -111,13 +103,15 @@ void check_accessor(const A& a, const distribution& d, const page_layout& l, con
         if (r.page_id != expect) return;
         ++expect;
     }
-    CHECK(expect == l.num_pages, "%s: pages() visited %llu pages", name.c_str(), static_cast<unsigned long long>(expect));
+    CHECK(expect == l.num_pages, "%s: pages() visited %llu pages", name.c_str(),
+          static_cast<unsigned long long>(expect));
     // shard_pages(s): the shard's real pages in device order.
     for (std::uint64_t s = 0; s < l.num_shards; ++s) {
         std::uint64_t n = 0, last = 0;
         for (const page_ref r : a.shard_pages(static_cast<std::uint32_t>(s))) {
             const auto p = l.locate(r.page_id);
-            CHECK(p.shard_id == s && r.bank == p.core && r.page_offset == p.device_offset && (n == 0 || r.page_offset > last),
+            CHECK(p.shard_id == s && r.bank == p.core && r.page_offset == p.device_offset &&
+                      (n == 0 || r.page_offset > last),
                   "%s: shard_pages(%llu) gave page %u", name.c_str(), static_cast<unsigned long long>(s), r.page_id);
             last = r.page_offset;
             ++n;
@@ -277,8 +271,10 @@ void check_corruption(int count) {
         rt.push_back(banks);
         const std::uint32_t n = rank <= 8 ? rank : 3;
         std::vector<std::uint32_t> t, s;
-        for (std::uint32_t d = 0; d < n; ++d) t.push_back(static_cast<std::uint32_t>(r.chance(80) ? r.between(0, 9) : r.next()));
-        for (std::uint32_t d = 0; d < n; ++d) s.push_back(static_cast<std::uint32_t>(r.chance(80) ? r.between(0, 9) : r.next()));
+        for (std::uint32_t d = 0; d < n; ++d)
+            t.push_back(static_cast<std::uint32_t>(r.chance(80) ? r.between(0, 9) : r.next()));
+        for (std::uint32_t d = 0; d < n; ++d)
+            s.push_back(static_cast<std::uint32_t>(r.chance(80) ? r.between(0, 9) : r.next()));
         rt.insert(rt.end(), t.begin(), t.end());
         rt.insert(rt.end(), s.begin(), s.end());
         const std::uint32_t listed = std::min<std::uint32_t>(banks, 20);
@@ -376,7 +372,8 @@ void check_static_mask(int& instantiated) {
         constexpr auto ct = static_words<static_word_count(l, cores, Mask)>(l, cores, Mask);
         const distribution d = case_distribution<C>();
         const accessor_words w = make_accessor_words(d, Mask);
-        CHECK(w.compile_time == std::vector<std::uint32_t>(ct.begin(), ct.end()), "case %zu mask %u: static_words", C, Mask);
+        CHECK(w.compile_time == std::vector<std::uint32_t>(ct.begin(), ct.end()), "case %zu mask %u: static_words", C,
+              Mask);
         const accessor<ct> a(w.runtime, static_cast<std::uint32_t>(d.bank_base),
                              static_cast<std::uint32_t>(d.aligned_page_size));
         std::vector<std::uint64_t> pages;
@@ -396,9 +393,8 @@ void check_static_mask(int& instantiated) {
 template <std::size_t C>
 int check_static_case() {
     int n = 0;
-    [&]<std::uint32_t... M>(std::integer_sequence<std::uint32_t, M...>) {
-        (check_static_mask<C, M>(n), ...);
-    }(std::make_integer_sequence<std::uint32_t, 32>{});
+    [&]<std::uint32_t... M>(std::integer_sequence<std::uint32_t, M...>) { (check_static_mask<C, M>(n), ...); }
+    (std::make_integer_sequence<std::uint32_t, 32>{});
     return n;
 }
 
@@ -428,20 +424,23 @@ static_assert(picture_at_compile_time());
 
 void check_reciprocals() {
     rng r{5};
-    std::vector<std::uint32_t> divisors = {1, 2, 3, 5, 6, 7, 10, 12, 641, 65535, 65536, 65537, 0x7FFF'FFFF, 0x8000'0000,
-                                           0x8000'0001, 0xFFFF'FFFE, 0xFFFF'FFFF};
+    std::vector<std::uint32_t> divisors = {1,           2,           3,           5,           6,          7,
+                                           10,          12,          641,         65535,       65536,      65537,
+                                           0x7FFF'FFFF, 0x8000'0000, 0x8000'0001, 0xFFFF'FFFE, 0xFFFF'FFFF};
     for (int i = 0; i < 2000; ++i) divisors.push_back(static_cast<std::uint32_t>(r.between(1, 0xFFFF'FFFF)));
     for (const std::uint32_t dv : divisors) {
         const fast_divider f(dv);
-        const std::uint64_t m = reciprocal_of(dv);
-        CHECK(is_reciprocal_of(m, dv) && !is_reciprocal_of(m + 1, dv) && (dv == 1 || !is_reciprocal_of(m - 1, dv)),
+        // The reciprocal is ceil(2^32 / d) (2^32 - 1 with addend 1 for d == 1): m*d - 2^32 in [0, d).
+        const std::uint64_t e = std::uint64_t{f.multiplier()} * dv - (std::uint64_t{1} << 32);
+        CHECK(dv == 1 ? (f.multiplier() == 0xFFFF'FFFFU && f.addend() == 1) : (f.addend() == 0 && e < dv),
               "reciprocal of %u", dv);
-        const fast_divider g = fast_divider::from_reciprocal(dv, m);
         std::vector<std::uint32_t> ns = {0, 1, dv - 1, dv, 0xFFFF'FFFF, 0xFFFF'FFFE, 0x8000'0000};
-        for (std::uint64_t k = std::uint64_t{0xFFFF'FFFF} / dv * dv; k > 0 && ns.size() < 12; k -= dv) ns.push_back(static_cast<std::uint32_t>(k));
+        for (std::uint64_t k = std::uint64_t{0xFFFF'FFFF} / dv * dv; k > 0 && ns.size() < 12; k -= dv)
+            ns.push_back(static_cast<std::uint32_t>(k));
         for (int j = 0; j < 200; ++j) ns.push_back(static_cast<std::uint32_t>(r.next()));
         for (const std::uint32_t n : ns) {
-            CHECK(f.divide(n) == n / dv && f.remainder(n) == n % dv && g.divide(n) == n / dv, "%u / %u", n, dv);
+            CHECK(f.divide(n) == n / dv && f.remainder(n) == n % dv, "%u / %u", n, dv);
+            if (n != 0xFFFF'FFFFU && f.exact_below(n + 1)) CHECK(f.approx(n) == n / dv, "approx %u / %u", n, dv);
         }
     }
 }

@@ -1,18 +1,7 @@
-// ndshard/args.hpp - accessor arguments as flat lists of 32-bit words.
+// ndshard/args.hpp - accessor arguments as flat lists of 32-bit words, made on the host.
 //
-// Five arguments - rank, number of banks, tensor shape, shard shape, bank coordinates -
-// are each compile-time or runtime. A config word (always compile-time, first) says
-// which, and how shards are dealt. Layout, with absent parts skipped:
-//
-//   compile-time: [config] [rank] [num_banks] [tensor x rank] [shard x rank] [coords x banks]
-//   runtime:              [rank] [num_banks] [tensor x rank] [shard x rank] [coords x banks] [checksum]
-//
-// config = 0x4E44'0000 | static flags (bits 0-4) | contiguous deal (bit 8).
-// A coordinate word is (x << 16) | y. The checksum covers every word of both lists
-// (checksum_state below: four interleaved FNV-1a lanes), so any single corrupted word is
-// detected. A compile-time shape needs a
-// compile-time rank, and compile-time coords need a compile-time bank count (otherwise
-// their length is unknown at compile time).
+// The word format itself (and the checksum) is words.hpp, which kernels include; this
+// header makes word lists from a validated distribution, with std::vector and exceptions.
 #pragma once
 
 #include <array>
@@ -25,88 +14,9 @@
 #include "ndshard/checked.hpp"
 #include "ndshard/distribution.hpp"
 #include "ndshard/error.hpp"
+#include "ndshard/words.hpp"
 
 namespace ndshard {
-
-namespace arg {
-inline constexpr std::uint32_t rank = 1U << 0;
-inline constexpr std::uint32_t num_banks = 1U << 1;
-inline constexpr std::uint32_t tensor_shape = 1U << 2;
-inline constexpr std::uint32_t shard_shape = 1U << 3;
-inline constexpr std::uint32_t bank_coords = 1U << 4;
-inline constexpr std::uint32_t all_static = 0x1F;
-inline constexpr std::uint32_t all_runtime = 0;
-inline constexpr std::uint32_t contiguous = 1U << 8;  // deal rule, not an argument
-inline constexpr std::uint32_t magic = 0x4E44'0000U;
-inline constexpr std::uint32_t magic_mask = 0xFFFF'0000U;
-inline constexpr std::uint32_t known_bits = magic_mask | all_static | contiguous;
-}  // namespace arg
-
-// The 15 masks in which every compile-time part knows its own length.
-constexpr bool is_valid_static_mask(std::uint32_t mask) noexcept {
-    if (mask & ~arg::all_static) return false;
-    if ((mask & (arg::tensor_shape | arg::shard_shape)) && !(mask & arg::rank)) return false;
-    if ((mask & arg::bank_coords) && !(mask & arg::num_banks)) return false;
-    return true;
-}
-
-constexpr std::uint32_t pack_core(core_coord c) noexcept { return (c.x << 16) | c.y; }
-constexpr core_coord unpack_core(std::uint32_t w) noexcept { return {w >> 16, w & 0xFFFFU}; }
-
-// The checksum: word i of the list (compile-time words, then runtime words) goes to FNV-1a
-// lane i % 4, and the value is FNV-1a over the four lane states. One FNV-1a chain costs a
-// dependent multiply per word; four independent lanes let those multiplies overlap, which
-// is most of what building an accessor from runtime words costs. It still detects any
-// single corrupted word: a step (h ^ w) * 16777619 is a bijection of w for fixed h and of
-// h for fixed w (the prime is odd), so one changed word changes its lane's final state,
-// and the fold is a bijection of each lane's state given the others.
-constexpr std::uint32_t checksum_step(std::uint32_t h, std::uint32_t w) noexcept { return (h ^ w) * 16777619U; }
-inline constexpr std::uint32_t checksum_seed = 2166136261U;
-inline constexpr std::size_t checksum_lanes = 4;
-
-struct checksum_state {
-    std::array<std::uint32_t, checksum_lanes> lanes{checksum_seed, checksum_seed, checksum_seed, checksum_seed};
-    std::size_t count = 0;  // words so far: the next one goes to lane count % 4
-
-    constexpr checksum_state& add(std::uint32_t w) noexcept {
-        std::uint32_t& h = lanes[count++ % checksum_lanes];
-        h = checksum_step(h, w);
-        return *this;
-    }
-    template <class Words>
-    constexpr checksum_state& add_all(const Words& words) noexcept {
-        for (std::uint32_t w : words) add(w);
-        return *this;
-    }
-    // The same for n words at w. Each lane is its own variable, rotated so that w[0] goes
-    // to the first, and the words go four at a time: the four chains run side by side.
-    constexpr checksum_state& add_all(const std::uint32_t* w, std::size_t n) noexcept {
-        const std::size_t first = count % checksum_lanes;
-        auto lane = [&](std::size_t k) -> std::uint32_t& { return lanes[(first + k) % checksum_lanes]; };
-        std::uint32_t h0 = lane(0), h1 = lane(1), h2 = lane(2), h3 = lane(3);
-        std::size_t i = 0;
-        for (; i + checksum_lanes <= n; i += checksum_lanes) {
-            h0 = checksum_step(h0, w[i]);
-            h1 = checksum_step(h1, w[i + 1]);
-            h2 = checksum_step(h2, w[i + 2]);
-            h3 = checksum_step(h3, w[i + 3]);
-        }
-        if (i < n) h0 = checksum_step(h0, w[i]);
-        if (i + 1 < n) h1 = checksum_step(h1, w[i + 1]);
-        if (i + 2 < n) h2 = checksum_step(h2, w[i + 2]);
-        lane(0) = h0;
-        lane(1) = h1;
-        lane(2) = h2;
-        lane(3) = h3;
-        count += n;
-        return *this;
-    }
-    [[nodiscard]] constexpr std::uint32_t value() const noexcept {
-        std::uint32_t h = checksum_seed;
-        for (std::uint32_t lane : lanes) h = checksum_step(h, lane);
-        return h;
-    }
-};
 
 struct accessor_words {
     std::vector<std::uint32_t> compile_time;
@@ -118,6 +28,54 @@ namespace detail {
 
 [[noreturn]] inline void reject_args(const char* rule, const std::string& message) {
     throw spec_error(rule, message + " [rule " + rule + "]");
+}
+
+// The host's message for a status of the accessor's word checks (words.hpp); rank, tensor
+// and shard are the decoded arguments as far as they were read (for the 64-bit counts
+// a message names, which the 32-bit check does not keep).
+[[noreturn]] NDSHARD_COLD inline void throw_args_status(const args_status& s, std::uint32_t rank,
+                                                        const std::uint32_t* tensor, const std::uint32_t* shard) {
+    const char* rule = args_status_rule(s.error);
+    auto span = [&](bool tensor_span) {
+        std::uint64_t v = 1;
+        for (std::uint32_t d = 0; d < rank; ++d)
+            v = sat_mul(v, tensor_span ? (tensor[d] == 0 ? 1 : tensor[d]) : shard[d]);
+        return v;
+    };
+    static constexpr const char* parts[] = {"the rank",        "the bank count",       "the tensor shape",
+                                            "the shard shape", "the bank coordinates", "the checksum"};
+    switch (s.error) {
+        case args_error::ok:
+            break;
+        case args_error::rank:
+            reject_args(rule, "runtime rank " + std::to_string(s.value) + " is not in 1..8");
+        case args_error::short_words:
+            reject_args(rule, std::string("runtime words end before ") + parts[s.extra] + " (have " +
+                                  std::to_string(s.value) + ")");
+        case args_error::length:
+            reject_args(rule, "expected " + std::to_string(s.value) + " runtime words, got " + std::to_string(s.extra));
+        case args_error::too_many_banks:
+            reject_args(rule, std::to_string(s.value) + " banks; at most 65536");
+        case args_error::no_banks: {
+            std::uint64_t shards = 1;
+            for (std::uint32_t d = 0; d < rank; ++d) shards = sat_mul(shards, ceil_div(tensor[d], shard[d]));
+            reject_args(rule, "0 banks for " + std::to_string(shards) + " shards");
+        }
+        case args_error::checksum:
+            reject_args(rule, "runtime words fail their checksum");
+        case args_error::zero_shard_dim:
+            reject_args(rule, "shard dim " + std::to_string(s.value) + " is 0");
+        case args_error::tensor_span:
+            reject_args(rule, "tensor spans " + std::to_string(span(true)) + " page ids, past 2^32-1");
+        case args_error::shard_volume:
+            reject_args(rule, "shard holds " + std::to_string(span(false)) + " pages, past 2^32-1");
+        case args_error::page_size:
+            reject_args(rule, "aligned page size 0");
+        case args_error::address:
+            reject_args(rule, "bank base " + std::to_string(s.value) + " + reserved pages x " +
+                                  std::to_string(s.extra) + " bytes ends past 2^32");
+    }
+    reject_args("args", "unknown word list status");
 }
 
 // Shape limits an accessor relies on (same limits make_distribution proves for specs):
@@ -146,8 +104,7 @@ constexpr void check_arg_shapes(std::uint32_t rank, const Dims& tensor, const Di
 template <class CtOut, class RtOut, class Cores>
 constexpr void emit_accessor_words(const page_layout& l, const Cores& cores, std::uint32_t static_mask, CtOut& ct,
                                    RtOut& rt) {
-    const std::uint32_t config =
-        arg::magic | static_mask | (l.rule == deal_rule::contiguous ? arg::contiguous : 0U);
+    const std::uint32_t config = arg::magic | static_mask | (l.rule == deal_rule::contiguous ? arg::contiguous : 0U);
     ct.push_back(config);
     auto put = [&](std::uint32_t flag, std::uint32_t value) {
         if (static_mask & flag) ct.push_back(value);
@@ -167,9 +124,10 @@ constexpr void emit_accessor_words(const page_layout& l, const Cores& cores, std
 inline accessor_words make_accessor_words(const distribution& d, std::uint32_t static_mask,
                                           const page_layout* layout = nullptr) {
     if (!is_valid_static_mask(static_mask))
-        detail::reject_args("args_config", "static mask " + std::to_string(static_mask) +
-                                               " is not one of the 15 valid mixes (a compile-time shape needs a "
-                                               "compile-time rank; compile-time coords need a compile-time bank count)");
+        detail::reject_args("args_config",
+                            "static mask " + std::to_string(static_mask) +
+                                " is not one of the 15 valid mixes (a compile-time shape needs a "
+                                "compile-time rank; compile-time coords need a compile-time bank count)");
     accessor_words w;
     emit_accessor_words(layout ? *layout : d.layout, d.cores, static_mask, w.compile_time, w.runtime);
     return w;
@@ -215,18 +173,6 @@ constexpr std::size_t static_word_count(const page_layout& l, const Cores& cores
     if (mask & arg::shard_shape) n += l.rank();
     if (mask & arg::bank_coords) n += static_cast<std::size_t>(std::size(cores));
     return n;
-}
-
-// Compile-time words as a std::array, for `accessor<words>`: the size is a template
-// argument because it must be known before the words are.
-template <std::size_t N>
-constexpr std::array<std::uint32_t, N> to_static_words(const std::vector<std::uint32_t>& v) {
-    if (v.size() != N)
-        detail::reject_args("args_length", "expected " + std::to_string(N) + " compile-time words, got " +
-                                               std::to_string(v.size()));
-    std::array<std::uint32_t, N> a{};
-    for (std::size_t i = 0; i < N; ++i) a[i] = v[i];
-    return a;
 }
 
 }  // namespace ndshard

@@ -14,9 +14,7 @@ inline constexpr std::uint64_t saturated = std::numeric_limits<std::uint64_t>::m
 inline constexpr std::uint64_t two_pow_32 = std::uint64_t{1} << 32;
 
 // ceil(a/b) for b > 0: ceil_div(7, 2) == 4, ceil_div(0, 5) == 0.
-constexpr std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) noexcept {
-    return a / b + (a % b != 0 ? 1 : 0);
-}
+constexpr std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) noexcept { return a / b + (a % b != 0 ? 1 : 0); }
 
 // a*b, or `saturated` when the true product does not fit: sat_mul(2^40, 2^40) == 2^64-1.
 constexpr std::uint64_t sat_mul(std::uint64_t a, std::uint64_t b) noexcept {

@@ -14,20 +14,18 @@
 #include "ndshard/checked.hpp"
 #include "ndshard/error.hpp"
 #include "ndshard/layout.hpp"
+#include "ndshard/limits.hpp"
 #include "ndshard/spec.hpp"
 
 namespace ndshard {
 
-inline constexpr std::uint64_t max_cores = 65536;
-inline constexpr std::uint64_t max_core_coord = 0xFFFF;
-
 struct distribution {
-    distribution_spec spec;             // as given
-    shape tensor_pages;                 // page grid in the tensor's rank; page ids are row-major over it
-    shape shard_pages;                  // shard shape in pages
-    page_layout layout;                 // folded to the shard rank; answers every mapping question
-    std::vector<core_coord> cores;      // effective core list (grid_2d: trimmed, in shard order)
-    std::uint64_t page_size = 0;        // bytes
+    distribution_spec spec;         // as given
+    shape tensor_pages;             // page grid in the tensor's rank; page ids are row-major over it
+    shape shard_pages;              // shard shape in pages
+    page_layout layout;             // folded to the shard rank; answers every mapping question
+    std::vector<core_coord> cores;  // effective core list (grid_2d: trimmed, in shard order)
+    std::uint64_t page_size = 0;    // bytes
     std::uint64_t aligned_page_size = 0;
     std::uint64_t bank_base = 0;
 
@@ -55,9 +53,7 @@ namespace detail {
     throw spec_error(rule, message + " [rule " + rule + "]");
 }
 
-inline std::string show(std::uint64_t v) {
-    return v == saturated ? std::string(">= 2^64") : std::to_string(v);
-}
+inline std::string show(std::uint64_t v) { return v == saturated ? std::string(">= 2^64") : std::to_string(v); }
 
 // The 2D view (Gh, Gw) of the shard grid that grid_2d deals over: Gw = G[-1], Gh = the
 // product of the other G, with G[d] = ceil(folded[d] / S[d]). It decides rule grid_2d_fit,
@@ -80,10 +76,8 @@ inline std::pair<std::uint64_t, std::uint64_t> grid_2d_view(const shape& tensor_
     for (std::size_t d = 0; d < shard_pages.rank(); ++d) {
         const wide t = d == 0 ? folded : wide{tensor_pages[lead + d]};
         const wide g = t / shard_pages[d] + (t % shard_pages[d] != 0 ? 1 : 0);
-        if (d + 1 < shard_pages.rank())
-            gh = mul(gh, g);
-        else
-            gw = g;
+        if (d + 1 < shard_pages.rank()) gh = mul(gh, g);
+        else gw = g;
     }
     return {clamp(gh), clamp(gw)};
 }
@@ -115,12 +109,12 @@ inline distribution make_distribution(const distribution_spec& spec) {
     if (t.rank() < 1 || t.rank() > max_rank)
         reject("rank", "tensor rank " + std::to_string(t.rank()) + " is not in 1..8");
     if (s.rank() < 1 || s.rank() > t.rank())
-        reject("shard_rank", "shard rank " + std::to_string(s.rank()) + " is not in 1..tensor rank " +
-                                 std::to_string(t.rank()));
+        reject("shard_rank",
+               "shard rank " + std::to_string(s.rank()) + " is not in 1..tensor rank " + std::to_string(t.rank()));
     for (std::size_t d = 0; d < s.rank(); ++d)
         if (s[d] == 0)
-            reject("zero_shard_dim", "shard " + to_string(s) + " has a 0 in dim " + std::to_string(d) +
-                                         "; shard dims must be >= 1");
+            reject("zero_shard_dim",
+                   "shard " + to_string(s) + " has a 0 in dim " + std::to_string(d) + "; shard dims must be >= 1");
     if (spec.page.kind == page_kind::tile) {
         if (s.rank() < 2) reject("tile", "tile layout needs a shard of rank >= 2, got " + to_string(s));
         if (spec.page.tile_h == 0 || spec.page.tile_w == 0)
@@ -141,15 +135,14 @@ inline distribution make_distribution(const distribution_spec& spec) {
     for (std::size_t i = 0; i < spec.cores.size(); ++i) {
         const core_range& r = spec.cores[i];
         if (r.end.x > max_core_coord || r.end.y > max_core_coord)
-            reject("core_coord", "core range " + std::to_string(i) + " " + to_string(r) +
-                                     " has a coordinate > 65535");
+            reject("core_coord", "core range " + std::to_string(i) + " " + to_string(r) + " has a coordinate > 65535");
     }
     std::uint64_t core_count = 0;  // at most 2^16 ranges of 2^32 cores each before the check trips
     for (const core_range& r : spec.cores) {
         core_count += (std::uint64_t{r.end.x} - r.start.x + 1) * (std::uint64_t{r.end.y} - r.start.y + 1);
         if (core_count > max_cores)
-            reject("too_many_cores", "the core list has " + std::to_string(core_count) +
-                                         "+ cores; at most 65536 are allowed");
+            reject("too_many_cores",
+                   "the core list has " + std::to_string(core_count) + "+ cores; at most 65536 are allowed");
     }
     std::vector<core_coord> listed;
     listed.reserve(core_count);
@@ -169,7 +162,8 @@ inline distribution make_distribution(const distribution_spec& spec) {
     shape sp = s;
     std::uint64_t page_size = spec.element_size;
     switch (spec.page.kind) {
-        case page_kind::pages: break;
+        case page_kind::pages:
+            break;
         case page_kind::tile:
             page_size = sat_mul(sat_mul(spec.page.tile_h, spec.page.tile_w), spec.element_size);
             for (shape* x : {&tp, &sp}) {
@@ -193,16 +187,18 @@ inline distribution make_distribution(const distribution_spec& spec) {
         const std::uint64_t height = std::uint64_t{r.end.y} - r.start.y + 1;
         const bool row = spec.orient == orientation::row_major;
         if ((row ? gw : gh) > width || (row ? gh : gw) > height)
-            reject("grid_2d_fit", "shard grid " + show(gh) + "x" + show(gw) + " (rows x cols) does not fit core range " +
-                                      to_string(r) + " (" + std::to_string(width) + " wide, " +
-                                      std::to_string(height) + " high) in " + to_string(spec.orient));
+            reject("grid_2d_fit", "shard grid " + show(gh) + "x" + show(gw) +
+                                      " (rows x cols) does not fit core range " + to_string(r) + " (" +
+                                      std::to_string(width) + " wide, " + std::to_string(height) + " high) in " +
+                                      to_string(spec.orient));
         cores = detail::grid_2d_cores(r, spec.orient, gh, gw);
     }
 
     // 32-bit device limits (host counts stay 64-bit).
     for (auto d : tp)
         if (d >= two_pow_32)
-            reject("tensor_pages_32bit", "tensor page dim " + show(d) + " of " + to_string(tp) + " does not fit 32 bits");
+            reject("tensor_pages_32bit",
+                   "tensor page dim " + show(d) + " of " + to_string(tp) + " does not fit 32 bits");
     if (volume_of(tp, true) >= two_pow_32)
         reject("tensor_pages_32bit", "tensor page grid " + to_string(tp) + " spans " + show(volume_of(tp, true)) +
                                          " page ids (zero dims counted as 1); the limit is 2^32-1");
@@ -210,24 +206,24 @@ inline distribution make_distribution(const distribution_spec& spec) {
         if (d >= two_pow_32)
             reject("shard_pages_32bit", "shard page dim " + show(d) + " of " + to_string(sp) + " does not fit 32 bits");
     if (volume_of(sp) >= two_pow_32)
-        reject("shard_pages_32bit", "shard " + to_string(sp) + " holds " + show(volume_of(sp)) +
-                                        " pages; the limit is 2^32-1");
-    const std::uint64_t aligned = page_size == saturated ? saturated
-                                                         : sat_mul(ceil_div(page_size, spec.alignment), spec.alignment);
+        reject("shard_pages_32bit",
+               "shard " + to_string(sp) + " holds " + show(volume_of(sp)) + " pages; the limit is 2^32-1");
+    const std::uint64_t aligned =
+        page_size == saturated ? saturated : sat_mul(ceil_div(page_size, spec.alignment), spec.alignment);
     if (aligned >= two_pow_32)
         reject("page_size_32bit", "aligned page size " + show(aligned) + " bytes does not fit 32 bits");
 
-    const page_layout layout = make_page_layout(folded, sp, cores.size(),
-                                                spec.strat == strategy::contiguous_1d ? deal_rule::contiguous
-                                                                                      : deal_rule::round_robin,
-                                                spec.strat == strategy::grid_2d);
+    const page_layout layout =
+        make_page_layout(folded, sp, cores.size(),
+                         spec.strat == strategy::contiguous_1d ? deal_rule::contiguous : deal_rule::round_robin,
+                         spec.strat == strategy::grid_2d);
     if (spec.bank_base >= two_pow_32)
         reject("address_32bit", "bank base " + show(spec.bank_base) + " does not fit 32 bits");
     const std::uint64_t end = sat_add(spec.bank_base, sat_mul(layout.reserved_pages_per_core(), aligned));
     if (end > two_pow_32)
-        reject("address_32bit", "bank base " + show(spec.bank_base) + " + " +
-                                    show(layout.reserved_pages_per_core()) + " reserved pages x " + show(aligned) +
-                                    " bytes ends at " + show(end) + ", past 2^32");
+        reject("address_32bit", "bank base " + show(spec.bank_base) + " + " + show(layout.reserved_pages_per_core()) +
+                                    " reserved pages x " + show(aligned) + " bytes ends at " + show(end) +
+                                    ", past 2^32");
 
     return distribution{spec, tp, sp, layout, std::move(cores), page_size, aligned, spec.bank_base};
 }

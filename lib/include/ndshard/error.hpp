@@ -12,8 +12,7 @@ namespace ndshard {
 
 class spec_error : public std::invalid_argument {
 public:
-    spec_error(std::string rule, const std::string& message)
-        : std::invalid_argument(message), rule_(std::move(rule)) {}
+    spec_error(std::string rule, const std::string& message) : std::invalid_argument(message), rule_(std::move(rule)) {}
     // Stable rule id, e.g. "alignment", "address_32bit", "args_checksum".
     [[nodiscard]] const std::string& rule() const noexcept { return rule_; }
 

@@ -1,101 +1,133 @@
-// ndshard/fast_divider.hpp - exact 32-bit division by a runtime constant.
+// ndshard/fast_divider.hpp - exact 32-bit division by a constant, in 32-bit arithmetic.
 //
-// Lemire, Kaser & Kurz ("Faster remainder by direct computation", 2019): for d >= 2 the
-// 64-bit reciprocal m = ceil(2^64 / d) gives n / d == high64(m * n) for every 32-bit n,
-// so a quotient is one widening multiply, with no shift, branch or division. d == 1
-// (whose reciprocal 2^64 needs 65 bits) uses m = 2^64 - 1 on n + 1:
-// high64((2^64 - 1) * (n + 1)) == n for every n < 2^64 - 1. props/fast_divider.cpp
-// checks divide and remainder exhaustively over all n for chosen d and over all d for
-// chosen n. The device has no fast divider, so the accessor precomputes one per divisor
-// when it is built (one 64-bit division each: the words carry no reciprocals). A
-// reciprocal made elsewhere can be checked with one multiplication (is_reciprocal_of)
-// and used without dividing (fast_divider::from_reciprocal).
+// A data-movement core is rv32im: a 32 x 32 -> 64-bit product is one `mul` and one
+// `mulhu`, a division tens of cycles, and anything 64-bit a library call. So every divisor
+// here is a 32-bit reciprocal, and a quotient is one `mulhu` (and at most a shift).
+//
+// Runtime divisors (fast_divider): m = ceil(2^32 / d), made with one 32-bit division when
+// the accessor is built. q0 = mulhu(m, n) is floor(n/d) or floor(n/d) + 1: writing
+// m*d = 2^32 + e with 0 <= e < d, n*m / 2^32 = n/d + n*e/(d * 2^32), and n*e < 2^32*d.
+// It is exact for every n < bound when (bound - 1) * e < 2^32 (the remainder of n/d is at
+// most d - 1, and the error term stays below 1/d); exact_below() checks that with one
+// multiply, and divide() corrects the overshoot for any n. d == 1 (m would be 2^32)
+// uses m = 2^32 - 1 on n + 1: mulhu(2^32 - 1, n + 1) == n for n < 2^32 - 1.
+// fast_divider(12).divide(100) == 8.
+//
+// Compile-time divisors (bounded_divider): for numerators below a known bound the
+// compiler's general sequence is not needed: q = mulhu(m, n) >> k with the smallest k
+// (no shift at all when k = 0 will do) for which m = ceil(2^(32+k) / d) is below 2^32
+// and exact below the bound, a shift for a power of two, nothing for 1.
+//
+// props/fast_divider.cpp checks both against libdivide and plain division.
 #pragma once
 
 #include <cstdint>
 
+#include "ndshard/config.hpp"
+
 namespace ndshard {
 
-__extension__ using uint128_t = unsigned __int128;  // GCC and Clang; __extension__ keeps -Wpedantic quiet
-
-// high64(a * b): mulhi64(fast reciprocal of 12, 100) == 8.
-constexpr std::uint64_t mulhi64(std::uint64_t a, std::uint64_t b) noexcept {
-    return static_cast<std::uint64_t>((static_cast<uint128_t>(a) * b) >> 64);
-}
-
-// ceil(2^64 / d) mod 2^64, the word format's reciprocal: 0 for d <= 1 (d == 1 has no
-// 64-bit reciprocal; d == 0 means "nothing to divide"). reciprocal_of(3) == 0x5555...56.
-constexpr std::uint64_t reciprocal_of(std::uint64_t d) noexcept {
-    return d <= 1 ? 0 : ~std::uint64_t{0} / d + 1;
-}
-
-// Whether m == reciprocal_of(d), by multiplication only: for d >= 2, m*d (128-bit) must
-// lie in [2^64, 2^64 + d), which pins m to ceil(2^64 / d).
-constexpr bool is_reciprocal_of(std::uint64_t m, std::uint64_t d) noexcept {
-    if (d <= 1) return m == 0;
-    const uint128_t p = static_cast<uint128_t>(m) * d;
-    return static_cast<std::uint64_t>(p >> 64) == 1 && static_cast<std::uint64_t>(p) < d;
+// high32(a * b): one mulhu on rv32im. mulhi32(0x8000'0000, 6) == 3.
+NDSHARD_INLINE constexpr std::uint32_t mulhi32(std::uint32_t a, std::uint32_t b) noexcept {
+    return static_cast<std::uint32_t>((std::uint64_t{a} * b) >> 32);
 }
 
 class fast_divider {
 public:
-    constexpr fast_divider() noexcept = default;
-    // d >= 1; fast_divider(12).divide(100) == 8.
-    explicit constexpr fast_divider(std::uint32_t d) noexcept : fast_divider(d, reciprocal_of(d)) {}
-
-    // From a reciprocal already verified with is_reciprocal_of(m, d): no division.
-    static constexpr fast_divider from_reciprocal(std::uint32_t d, std::uint64_t m) noexcept {
-        return fast_divider(d, m);
-    }
+    // Left unset (trivial, so that an accessor's geometry costs nothing before it is
+    // built); fast_divider{} is all zeros, fast_divider(1) divides by 1.
+    fast_divider() noexcept = default;
+    // d >= 1 (d == 0 is treated as 1). One 32-bit division: (2^32 - 1) / d + 1 == ceil(2^32/d)
+    // for d >= 2.
+    explicit constexpr fast_divider(std::uint32_t d) noexcept
+        : magic_(d <= 1 ? ~std::uint32_t{0} : 0xFFFF'FFFFU / d + 1),
+          addend_(d <= 1 ? 1 : 0),
+          divisor_(d <= 1 ? 1 : d) {}
 
     [[nodiscard]] constexpr std::uint32_t divisor() const noexcept { return divisor_; }
-    // divide(n) == high64(multiplier() * (n + addend())).
-    [[nodiscard]] constexpr std::uint64_t multiplier() const noexcept { return multiplier_; }
+    [[nodiscard]] constexpr std::uint32_t multiplier() const noexcept { return magic_; }
     [[nodiscard]] constexpr std::uint32_t addend() const noexcept { return addend_; }
 
-    [[nodiscard]] constexpr std::uint32_t divide(std::uint32_t n) const noexcept {
-        return static_cast<std::uint32_t>(mulhi64(multiplier_, std::uint64_t{n} + addend_));
+    // floor(n/d) or one more; exactly floor(n/d) for n < any bound with exact_below(bound).
+    // Needs n < 2^32 - 1 when d == 1.
+    [[nodiscard]] NDSHARD_INLINE constexpr std::uint32_t approx(std::uint32_t n) const noexcept {
+        return mulhi32(magic_, n + addend_);
     }
-    [[nodiscard]] constexpr std::uint32_t remainder(std::uint32_t n) const noexcept {
+    // approx for d >= 2, whose addend is 0: the mulhu alone.
+    [[nodiscard]] NDSHARD_INLINE constexpr std::uint32_t approx_nonunit(std::uint32_t n) const noexcept {
+        return mulhi32(magic_, n);
+    }
+    // Whether approx(n) == n / d for every n < bound: (bound - 1) * e < 2^32, e = m*d - 2^32.
+    [[nodiscard]] constexpr bool exact_below(std::uint32_t bound) const noexcept {
+        if (divisor_ == 1 || bound <= 1) return true;
+        return mulhi32(bound - 1, magic_ * divisor_) == 0;  // magic_ * divisor_ == e (mod 2^32)
+    }
+    // floor(n/d) for every 32-bit n: mulhu(m, n) + addend is floor(n/d) or one more (for
+    // d == 1, n - 1 + 1 except at n == 0), less one when it overshot (q * d > n, compared in
+    // 64 bits: mul and mulhu, no division).
+    [[nodiscard]] NDSHARD_INLINE constexpr std::uint32_t divide(std::uint32_t n) const noexcept {
+        const std::uint32_t q = mulhi32(magic_, n) + addend_;
+        return q - (std::uint64_t{q} * divisor_ > n ? 1U : 0U);
+    }
+    [[nodiscard]] NDSHARD_INLINE constexpr std::uint32_t remainder(std::uint32_t n) const noexcept {
         return n - divide(n) * divisor_;
     }
 
 private:
-    constexpr fast_divider(std::uint32_t d, std::uint64_t m) noexcept
-        : multiplier_(d <= 1 ? ~std::uint64_t{0} : m), divisor_(d), addend_(d <= 1 ? 1 : 0) {}
-
-    std::uint64_t multiplier_ = ~std::uint64_t{0};  // divisor 1
-    std::uint32_t divisor_ = 1;
-    std::uint32_t addend_ = 1;
+    std::uint32_t magic_;
+    std::uint32_t addend_;
+    std::uint32_t divisor_;
 };
 
-// Division by a compile-time constant d of numerators known to be below `bound`:
-// n / d == (n * multiplier) >> shift with a 64-bit product, i.e. one multiply and one
-// shift, where a compiler dividing a general 32-bit n by, say, 7 needs six operations.
-// A shift k works when its rounding cannot reach a quotient boundary below the bound:
-// with m = ceil(2^k / d) and e = m*d - 2^k, (bound-1)*e < 2^k and (bound-1)*m < 2^64.
-// It takes the largest such k: a full-width multiplier stays one imul, where a small one
-// (x * 171) is turned by compilers into a longer chain of shifts and adds. When no k
-// fits (bounds near 2^32) it falls back to the 64-bit reciprocal and a widening multiply.
+// Division by a compile-time constant d of numerators below `bound` (see the top).
 struct bounded_divider {
-    std::uint64_t multiplier = 1;
+    enum class kind : std::uint8_t { identity, shift, multiply, corrected };
+    kind how = kind::identity;
+    std::uint32_t magic = 0;
     std::uint32_t shift = 0;
-    bool wide = false;  // multiplier is reciprocal_of(d): quotient = high64(n * multiplier)
-    [[nodiscard]] constexpr std::uint32_t divide(std::uint32_t n) const noexcept {
-        if (wide) return static_cast<std::uint32_t>(mulhi64(multiplier, n));
-        return static_cast<std::uint32_t>((std::uint64_t{n} * multiplier) >> shift);
+    fast_divider fallback{1};  // kind::corrected: no 32-bit reciprocal is exact below the bound
+    [[nodiscard]] NDSHARD_INLINE constexpr std::uint32_t divide(std::uint32_t n) const noexcept {
+        switch (how) {
+            case kind::identity:
+                return n;
+            case kind::shift:
+                return n >> shift;
+            case kind::multiply:
+                return mulhi32(magic, n) >> shift;
+            default:
+                return fallback.divide(n);
+        }
     }
 };
-constexpr bounded_divider bounded_divider_for(std::uint64_t d, std::uint64_t bound) noexcept {
-    if (d <= 1 || bound <= 1) return {1, 0, false};
-    const uint128_t top = bound - 1;
-    const uint128_t two_64 = static_cast<uint128_t>(1) << 64;
-    for (std::uint32_t k = 64; k-- > 0;) {
-        const uint128_t two_k = static_cast<uint128_t>(1) << k;
-        const uint128_t m = (two_k + d - 1) / d;
-        if (top * (m * d - two_k) < two_k && top * m < two_64) return {static_cast<std::uint64_t>(m), k, false};
+
+// Evaluated at compile time (its 64-bit divisions never reach a device).
+// bounded_divider_for(7, 100).divide(99) == 14.
+constexpr bounded_divider bounded_divider_for(std::uint32_t d, std::uint64_t bound) noexcept {
+    bounded_divider b;
+    if (d <= 1 || bound <= 1) return b;
+    if ((d & (d - 1)) == 0) {
+        std::uint32_t k = 0;
+        while ((std::uint32_t{1} << k) != d) ++k;
+        b.how = bounded_divider::kind::shift;
+        b.shift = k;
+        return b;
     }
-    return {reciprocal_of(d), 64, true};
+    for (std::uint32_t k = 0; k < 32; ++k) {
+        const std::uint64_t two_k = std::uint64_t{1} << (32 + k);
+        const std::uint64_t m = two_k / d + 1;  // d is no power of two: ceil
+        if (m >= (std::uint64_t{1} << 32)) continue;
+        const std::uint64_t e = m * d - two_k;  // < d
+        // (bound - 1) * e < 2^(32+k), without overflow: e < 2^32, bound - 1 < 2^32 here.
+        if (bound - 1 < (std::uint64_t{1} << 32) && (bound - 1) * e < two_k) {
+            b.how = bounded_divider::kind::multiply;
+            b.magic = static_cast<std::uint32_t>(m);
+            b.shift = k;
+            return b;
+        }
+    }
+    b.how = bounded_divider::kind::corrected;
+    b.fallback = fast_divider(d);
+    return b;
 }
 
 }  // namespace ndshard

@@ -20,8 +20,8 @@ inline constexpr std::uint64_t padding_slot = std::numeric_limits<std::uint64_t>
 // has reserved_pages_per_core entries. V1: core 1 of [2,2,3]/[1,1,2] -> {2, padding}.
 inline std::vector<std::vector<std::uint64_t>> slot_table(const distribution& d) {
     const page_layout& l = d.layout;
-    std::vector<std::vector<std::uint64_t>> table(l.num_cores,
-                                                  std::vector<std::uint64_t>(l.reserved_pages_per_core(), padding_slot));
+    std::vector<std::vector<std::uint64_t>> table(
+        l.num_cores, std::vector<std::uint64_t>(l.reserved_pages_per_core(), padding_slot));
     for (std::uint64_t p = 0; p < l.num_pages; ++p) {
         const auto at = l.locate(p);
         table[at.core][at.device_offset] = p;
@@ -67,8 +67,7 @@ inline std::vector<std::vector<page_run>> page_runs(const distribution& d) {
                 if (!out.empty() && out.back().device_offset + out.back().count == offset &&
                     out.back().first_page + out.back().count == page)
                     out.back().count += count;
-                else
-                    out.push_back({offset, page, count});
+                else out.push_back({offset, page, count});
                 std::size_t k = r - 1;
                 while (k-- > 0) {
                     if (++row[k] < limit[k]) break;

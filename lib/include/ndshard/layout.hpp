@@ -21,14 +21,14 @@ namespace ndshard {
 enum class deal_rule : std::uint8_t { round_robin, contiguous };
 
 struct page_layout {
-    shape tensor;        // folded page grid: rank == rank(shard)
-    shape shard;         // shard shape in pages
-    shape grid;          // G[d] = ceil(T[d]/S[d])
+    shape tensor;  // folded page grid: rank == rank(shard)
+    shape shard;   // shard shape in pages
+    shape grid;    // G[d] = ceil(T[d]/S[d])
     shape tensor_stride, shard_stride, grid_stride;
     std::uint64_t num_pages = 0;
     std::uint64_t num_shards = 0;
     std::uint64_t shard_volume = 0;
-    std::uint64_t num_cores = 0;            // P: the effective core list's length
+    std::uint64_t num_cores = 0;  // P: the effective core list's length
     deal_rule rule = deal_rule::round_robin;
     std::uint64_t shards_per_block = 0;     // contiguous: k = ceil(vol(G)/P)
     std::uint64_t max_shards_per_core = 0;  // slots every core reserves
@@ -36,25 +36,6 @@ struct page_layout {
     [[nodiscard]] constexpr std::size_t rank() const noexcept { return tensor.rank(); }
     [[nodiscard]] constexpr std::uint64_t reserved_pages_per_core() const noexcept {
         return max_shards_per_core * shard_volume;
-    }
-
-    // --- geometry interface for detail/place.hpp (64-bit, plain division) ---
-    template <class F>
-    constexpr void for_each_dim_reversed(F&& f) const {
-        for (std::size_t d = rank(); d-- > 0;) f(d);
-    }
-    constexpr std::uint64_t tensor_div(std::size_t d, std::uint64_t n) const { return n / tensor[d]; }
-    constexpr std::uint64_t tensor_extent(std::size_t d) const { return tensor[d]; }
-    constexpr std::uint64_t shard_div(std::size_t d, std::uint64_t n) const { return n / shard[d]; }
-    constexpr std::uint64_t shard_extent(std::size_t d) const { return shard[d]; }
-    constexpr std::uint64_t grid_div(std::size_t d, std::uint64_t n) const { return n / grid[d]; }
-    constexpr std::uint64_t grid_extent(std::size_t d) const { return grid[d]; }
-    constexpr std::uint64_t grid_stride_of(std::size_t d) const { return grid_stride[d]; }
-    constexpr std::uint64_t shard_stride_of(std::size_t d) const { return shard_stride[d]; }
-    constexpr std::uint64_t shard_volume_of() const { return shard_volume; }
-    constexpr deal_result<std::uint64_t> deal(std::uint64_t s) const {
-        if (rule == deal_rule::round_robin) return {s % num_cores, s / num_cores};
-        return {s / shards_per_block, s % shards_per_block};
     }
 
     // --- questions (arguments must be in range: page < num_pages etc.) ---
@@ -66,7 +47,7 @@ struct page_layout {
     [[nodiscard]] constexpr page_place<std::uint64_t> locate_coord(const Coord& c) const;
 
     // Shard id -> (core, slot); its first page sits at slot * vol(S).
-    [[nodiscard]] constexpr deal_result<std::uint64_t> shard_home(std::uint64_t s) const { return deal(s); }
+    [[nodiscard]] constexpr deal_result<std::uint64_t> shard_home(std::uint64_t s) const;
 
     // Inverse map: (core, device page offset) -> page id, or nullopt for a padding slot
     // (also for an offset past the core's reservation).
@@ -76,7 +57,8 @@ struct page_layout {
     // Shards dealt to a core: round robin gives vol(G)/P + (c < vol(G)%P).
     [[nodiscard]] constexpr std::uint64_t shards_on_core(std::uint64_t core) const noexcept;
     // The shard id held in a core's slot, or nullopt past the last shard.
-    [[nodiscard]] constexpr std::optional<std::uint64_t> shard_in_slot(std::uint64_t core, std::uint64_t slot) const noexcept;
+    [[nodiscard]] constexpr std::optional<std::uint64_t> shard_in_slot(std::uint64_t core,
+                                                                       std::uint64_t slot) const noexcept;
     // Real (non-padding) pages of one shard: prod_d min(S[d], T[d] - q[d]*S[d]).
     [[nodiscard]] constexpr std::uint64_t pages_in_shard(std::uint64_t s) const noexcept;
     // Real pages of one core.
@@ -84,6 +66,43 @@ struct page_layout {
     // Cores holding at least one shard.
     [[nodiscard]] constexpr std::uint64_t cores_with_data() const noexcept;
 };
+
+namespace detail {
+
+// page_layout as detail/place.hpp's geometry: 64-bit, plain division.
+struct layout_view {
+    const page_layout& l;
+    template <class F>
+    constexpr void for_each_dim_reversed(F&& f) const {
+        for (std::size_t d = l.rank(); d-- > 0;) f(d);
+    }
+    constexpr std::uint64_t tensor_div(std::size_t d, std::uint64_t n) const { return n / l.tensor[d]; }
+    constexpr std::uint64_t tensor_extent(std::size_t d) const { return l.tensor[d]; }
+    constexpr std::uint64_t shard_div(std::size_t d, std::uint64_t n) const { return n / l.shard[d]; }
+    constexpr std::uint64_t shard_extent(std::size_t d) const { return l.shard[d]; }
+    constexpr std::uint64_t grid_div(std::size_t d, std::uint64_t n) const { return n / l.grid[d]; }
+    constexpr std::uint64_t grid_extent(std::size_t d) const { return l.grid[d]; }
+    constexpr std::uint64_t grid_stride_of(std::size_t d) const { return l.grid_stride[d]; }
+    constexpr std::uint64_t shard_stride_of(std::size_t d) const { return l.shard_stride[d]; }
+    constexpr std::uint64_t shard_volume_of() const { return l.shard_volume; }
+    constexpr std::uint64_t num_cores_of() const { return l.num_cores; }
+    constexpr std::uint64_t num_shards_of() const { return l.num_shards; }
+    constexpr std::uint64_t max_slots() const { return l.max_shards_per_core; }
+    constexpr std::uint64_t deal_block() const { return l.shards_per_block; }
+    constexpr bool contiguous_deal() const { return l.rule == deal_rule::contiguous; }
+    constexpr std::uint64_t deal_div(std::uint64_t s) const {
+        return s / (contiguous_deal() ? l.shards_per_block : l.num_cores);
+    }
+    constexpr std::uint64_t shards_per_core_floor() const { return l.num_cores == 0 ? 0 : l.num_shards / l.num_cores; }
+};
+
+// Shard id -> grid coordinate for a layout (detail/place.hpp's formula over layout_view).
+template <class I, class Out>
+constexpr void shard_coord_of(const page_layout& l, I shard, Out& out) noexcept {
+    detail::shard_coord_of(layout_view{l}, static_cast<std::uint64_t>(shard), out);
+}
+
+}  // namespace detail
 
 // Row-major strides: strides_of([3,7,5]) == [35,5,1].
 constexpr shape strides_of(const shape& s) noexcept {
@@ -117,8 +136,8 @@ constexpr shape grid_of(const shape& tensor, const shape& shard) noexcept {
 // Unchecked: expects page shapes that passed make_distribution's rules (or, in
 // compile-time tests, shapes known to be valid). rank(tensor) == rank(shard).
 // [3,7,5]/[2,2,2] on 6 cores round robin -> 24 shards, 4 per core.
-constexpr page_layout make_page_layout(const shape& tensor, const shape& shard, std::uint64_t num_cores,
-                                       deal_rule rule, bool one_shard_per_core = false) noexcept {
+constexpr page_layout make_page_layout(const shape& tensor, const shape& shard, std::uint64_t num_cores, deal_rule rule,
+                                       bool one_shard_per_core = false) noexcept {
     page_layout l;
     l.tensor = tensor;
     l.shard = shard;
@@ -138,17 +157,22 @@ constexpr page_layout make_page_layout(const shape& tensor, const shape& shard, 
 }
 
 constexpr page_place<std::uint64_t> page_layout::locate(std::uint64_t page) const {
-    return detail::place_page(*this, page);
+    return detail::place_page(detail::layout_view{*this}, page);
+}
+
+constexpr deal_result<std::uint64_t> page_layout::shard_home(std::uint64_t s) const {
+    return detail::deal(detail::layout_view{*this}, s);
 }
 
 template <class Coord>
 constexpr page_place<std::uint64_t> page_layout::locate_coord(const Coord& c) const {
-    return detail::place_coord<page_layout, std::uint64_t>(*this, c);
+    return detail::place_coord<detail::layout_view, std::uint64_t>(detail::layout_view{*this}, c);
 }
 
-constexpr std::optional<std::uint64_t> page_layout::shard_in_slot(std::uint64_t core, std::uint64_t slot) const noexcept {
+constexpr std::optional<std::uint64_t> page_layout::shard_in_slot(std::uint64_t core,
+                                                                  std::uint64_t slot) const noexcept {
     if (core >= num_cores || slot >= max_shards_per_core) return std::nullopt;
-    const std::uint64_t s = rule == deal_rule::round_robin ? slot * num_cores + core : core * shards_per_block + slot;
+    const std::uint64_t s = detail::shard_in_slot(detail::layout_view{*this}, core, slot);
     if (s >= num_shards) return std::nullopt;
     return s;
 }
@@ -158,7 +182,7 @@ constexpr std::optional<std::uint64_t> page_layout::page_at(std::uint64_t core, 
     const auto s = shard_in_slot(core, offset / shard_volume);
     if (!s) return std::nullopt;
     shape q = grid;
-    detail::shard_coord_of(*this, *s, q);
+    detail::shard_coord_of(detail::layout_view{*this}, *s, q);
     std::uint64_t in = offset % shard_volume;
     std::uint64_t page = 0;
     for (std::size_t d = rank(); d-- > 0;) {
@@ -172,26 +196,11 @@ constexpr std::optional<std::uint64_t> page_layout::page_at(std::uint64_t core, 
 }
 
 constexpr std::uint64_t page_layout::shards_on_core(std::uint64_t core) const noexcept {
-    if (core >= num_cores) return 0;
-    if (rule == deal_rule::round_robin) {
-        const std::uint64_t n = num_shards / num_cores + (core < num_shards % num_cores ? 1 : 0);
-        return n < max_shards_per_core ? n : max_shards_per_core;
-    }
-    const std::uint64_t first = core * shards_per_block;
-    if (first >= num_shards) return 0;
-    const std::uint64_t left = num_shards - first;
-    return left < shards_per_block ? left : shards_per_block;
+    return detail::shards_on_core(detail::layout_view{*this}, core);
 }
 
 constexpr std::uint64_t page_layout::pages_in_shard(std::uint64_t s) const noexcept {
-    shape q = grid;
-    detail::shard_coord_of(*this, s, q);
-    std::uint64_t n = 1;
-    for (std::size_t d = 0; d < rank(); ++d) {
-        const std::uint64_t left = tensor[d] - q[d] * shard[d];
-        n *= left < shard[d] ? left : shard[d];
-    }
-    return n;
+    return detail::pages_in_shard(detail::layout_view{*this}, s);
 }
 
 constexpr std::uint64_t page_layout::pages_on_core(std::uint64_t core) const noexcept {

@@ -24,20 +24,24 @@ enum class legacy_layout : std::uint8_t { interleaved, height, width, block };
 
 constexpr const char* to_string(legacy_layout k) noexcept {
     switch (k) {
-        case legacy_layout::interleaved: return "interleaved";
-        case legacy_layout::height: return "height";
-        case legacy_layout::width: return "width";
-        case legacy_layout::block: return "block";
+        case legacy_layout::interleaved:
+            return "interleaved";
+        case legacy_layout::height:
+            return "height";
+        case legacy_layout::width:
+            return "width";
+        case legacy_layout::block:
+            return "block";
     }
     return "?";
 }
 
 struct legacy_spec {
     legacy_layout layout = legacy_layout::height;
-    shape tensor;                     // in pages
-    std::uint64_t shard_height = 1;   // HEIGHT and BLOCK
-    std::uint64_t shard_width = 1;    // WIDTH and BLOCK
-    std::vector<core_range> cores;    // interleaved: the banks, in bank order
+    shape tensor;                    // in pages
+    std::uint64_t shard_height = 1;  // HEIGHT and BLOCK
+    std::uint64_t shard_width = 1;   // WIDTH and BLOCK
+    std::vector<core_range> cores;   // interleaved: the banks, in bank order
     orientation orient = orientation::row_major;
     std::uint64_t page_size = 1;
     std::uint64_t alignment = 1;
@@ -71,9 +75,16 @@ inline distribution_spec to_nd(const legacy_spec& l) {
     const auto [h, w] = legacy_view(l.tensor);
     s.tensor = {h, w};
     switch (l.layout) {
-        case legacy_layout::height: s.shard = {l.shard_height, w == 0 ? 1 : w}; break;
-        case legacy_layout::width: s.shard = {h == 0 ? 1 : h, l.shard_width}; break;
-        default: s.shard = {l.shard_height, l.shard_width}; s.strat = strategy::grid_2d; break;
+        case legacy_layout::height:
+            s.shard = {l.shard_height, w == 0 ? 1 : w};
+            break;
+        case legacy_layout::width:
+            s.shard = {h == 0 ? 1 : h, l.shard_width};
+            break;
+        default:
+            s.shard = {l.shard_height, l.shard_width};
+            s.strat = strategy::grid_2d;
+            break;
     }
     if (l.layout != legacy_layout::block && s.shard[0] != 0 && s.shard[1] != 0) {
         std::uint64_t cores = 0;
@@ -82,10 +93,11 @@ inline distribution_spec to_nd(const legacy_spec& l) {
                 cores += (std::uint64_t{r.end.x} - r.start.x + 1) * (std::uint64_t{r.end.y} - r.start.y + 1);
         const std::uint64_t shards = ceil_div(h, s.shard[0]) * ceil_div(w, s.shard[1]);
         if (shards > cores)
-            throw spec_error("legacy_cores", std::string(to_string(l.layout)) + " sharding of [" + std::to_string(h) +
-                                                 "," + std::to_string(w) + "] makes " + std::to_string(shards) +
-                                                 " shards for " + std::to_string(cores) +
-                                                 " cores; legacy layouts never give a core two shards [rule legacy_cores]");
+            throw spec_error("legacy_cores",
+                             std::string(to_string(l.layout)) + " sharding of [" + std::to_string(h) + "," +
+                                 std::to_string(w) + "] makes " + std::to_string(shards) + " shards for " +
+                                 std::to_string(cores) +
+                                 " cores; legacy layouts never give a core two shards [rule legacy_cores]");
     }
     return s;
 }
@@ -99,7 +111,7 @@ inline bool same_mapping(const distribution& a, const distribution& b) {
         return false;
     if (la.max_shards_per_core <= 1) {  // each shard alone on a core: only the cores in shard order matter
         for (std::uint64_t s = 0; s < la.num_shards; ++s)
-            if (!(a.cores[la.deal(s).core] == b.cores[lb.deal(s).core])) return false;
+            if (!(a.cores[la.shard_home(s).core] == b.cores[lb.shard_home(s).core])) return false;
         return true;
     }
     return la.rule == lb.rule && a.cores == b.cores;
@@ -132,7 +144,8 @@ inline legacy_result from_nd_as(const distribution& d, legacy_layout kind) {
     const std::string view = "the 2D view [" + std::to_string(h) + "," + std::to_string(w) + "]";
     const std::uint64_t vol = lay.shard_volume;
     if (kind == legacy_layout::interleaved) {
-        if (vol != 1) return {std::nullopt, "a shard holds " + std::to_string(vol) + " pages; interleaving deals single pages"};
+        if (vol != 1)
+            return {std::nullopt, "a shard holds " + std::to_string(vol) + " pages; interleaving deals single pages"};
         if (lay.rule != deal_rule::round_robin && lay.max_shards_per_core > 1)
             return {std::nullopt, "pages are dealt to cores in blocks of " + std::to_string(lay.max_shards_per_core) +
                                       ", not one by one"};
@@ -150,8 +163,8 @@ inline legacy_result from_nd_as(const distribution& d, legacy_layout kind) {
                 return {std::nullopt, "a shard of " + std::to_string(vol) + " pages is not whole rows of " + view};
             l.shard_height = vol / full_w;
             if (matches(l)) return {l, ""};
-            return {std::nullopt, "HEIGHT shards [" + std::to_string(l.shard_height) + "," + std::to_string(w) + "] of " +
-                                      view + " do not land on these cores in this order"};
+            return {std::nullopt, "HEIGHT shards [" + std::to_string(l.shard_height) + "," + std::to_string(w) +
+                                      "] of " + view + " do not land on these cores in this order"};
         case legacy_layout::width:
             if (vol % full_h != 0)
                 return {std::nullopt, "a shard of " + std::to_string(vol) + " pages is not whole columns of " + view};
@@ -173,11 +186,12 @@ inline legacy_result from_nd_as(const distribution& d, legacy_layout kind) {
                 const std::uint64_t dy = std::max<std::uint64_t>(o == orientation::row_major ? gh : gw, 1);
                 if (c0.x + dx - 1 > max_core_coord || c0.y + dy - 1 > max_core_coord) continue;
                 l.orient = o;
-                l.cores = {{c0, {static_cast<std::uint32_t>(c0.x + dx - 1), static_cast<std::uint32_t>(c0.y + dy - 1)}}};
+                l.cores = {
+                    {c0, {static_cast<std::uint32_t>(c0.x + dx - 1), static_cast<std::uint32_t>(c0.y + dy - 1)}}};
                 if (matches(l)) return {l, ""};
             }
-            return {std::nullopt, "BLOCK shards [" + std::to_string(l.shard_height) + "," + std::to_string(sw) + "] of " +
-                                      view + " are not a grid_2d deal over one core range starting at " +
+            return {std::nullopt, "BLOCK shards [" + std::to_string(l.shard_height) + "," + std::to_string(sw) +
+                                      "] of " + view + " are not a grid_2d deal over one core range starting at " +
                                       to_string(c0)};
         }
     }
@@ -185,7 +199,8 @@ inline legacy_result from_nd_as(const distribution& d, legacy_layout kind) {
 
 // ND -> legacy when exactly expressible; prefers interleaved, then HEIGHT, WIDTH, BLOCK.
 inline legacy_result from_nd(const distribution& d) {
-    for (legacy_layout kind : {legacy_layout::interleaved, legacy_layout::height, legacy_layout::width, legacy_layout::block}) {
+    for (legacy_layout kind :
+         {legacy_layout::interleaved, legacy_layout::height, legacy_layout::width, legacy_layout::block}) {
         legacy_result r = from_nd_as(d, kind);
         if (r.spec) return r;
     }

@@ -11,10 +11,9 @@
 #include <string>
 
 #include "ndshard/error.hpp"
+#include "ndshard/limits.hpp"
 
 namespace ndshard {
-
-inline constexpr std::size_t max_rank = 8;
 
 class shape {
 public:

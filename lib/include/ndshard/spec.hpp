@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "ndshard/limits.hpp"
 #include "ndshard/shape.hpp"
 
 namespace ndshard {
@@ -33,12 +34,6 @@ enum class strategy : std::uint8_t {
     grid_2d,         // legacy block sharding: one shard per core over one trimmed range
 };
 
-struct core_coord {
-    std::uint32_t x = 0;
-    std::uint32_t y = 0;
-    friend constexpr bool operator==(const core_coord&, const core_coord&) = default;
-};
-
 // Inclusive range (x0,y0)-(x1,y1); a single core is a 1x1 range.
 struct core_range {
     core_coord start;
@@ -47,24 +42,27 @@ struct core_range {
 };
 
 struct distribution_spec {
-    shape tensor;                  // elements (pages when page.kind == pages)
-    shape shard;                   // same units, rank <= rank(tensor)
+    shape tensor;  // elements (pages when page.kind == pages)
+    shape shard;   // same units, rank <= rank(tensor)
     page_config page{};
     std::uint64_t element_size = 1;  // bytes; for page_kind::pages, the page size
     std::uint64_t alignment = 1;     // power of two; pages are padded to it
     std::vector<core_range> cores;   // ordered; expanded range by range
     orientation orient = orientation::row_major;
     strategy strat = strategy::round_robin_1d;
-    std::uint64_t bank_base = 0;     // the buffer's byte address in every bank
+    std::uint64_t bank_base = 0;  // the buffer's byte address in every bank
 
     friend bool operator==(const distribution_spec&, const distribution_spec&) = default;
 };
 
 constexpr const char* to_string(page_kind k) noexcept {
     switch (k) {
-        case page_kind::pages: return "pages";
-        case page_kind::tile: return "tile";
-        case page_kind::row_major: return "row_major";
+        case page_kind::pages:
+            return "pages";
+        case page_kind::tile:
+            return "tile";
+        case page_kind::row_major:
+            return "row_major";
     }
     return "?";
 }
@@ -73,9 +71,12 @@ constexpr const char* to_string(orientation o) noexcept {
 }
 constexpr const char* to_string(strategy s) noexcept {
     switch (s) {
-        case strategy::round_robin_1d: return "round_robin_1d";
-        case strategy::contiguous_1d: return "contiguous_1d";
-        case strategy::grid_2d: return "grid_2d";
+        case strategy::round_robin_1d:
+            return "round_robin_1d";
+        case strategy::contiguous_1d:
+            return "contiguous_1d";
+        case strategy::grid_2d:
+            return "grid_2d";
     }
     return "?";
 }
@@ -106,8 +107,6 @@ inline void append_range(std::vector<core_coord>& out, core_range r, orientation
 }
 
 // The grid "XxY" as one range: grid(2, 3) == (0,0)-(1,2).
-constexpr core_range grid_range(std::uint32_t x, std::uint32_t y) noexcept {
-    return {{0, 0}, {x - 1, y - 1}};
-}
+constexpr core_range grid_range(std::uint32_t x, std::uint32_t y) noexcept { return {{0, 0}, {x - 1, y - 1}}; }
 
 }  // namespace ndshard

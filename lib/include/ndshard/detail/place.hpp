@@ -1,49 +1,27 @@
 // ndshard/detail/place.hpp - THE mapping formulas, written once.
 //
-// Both the host layout (64-bit, plain division) and the device accessor (32-bit,
-// compile-time constants or precomputed reciprocals) instantiate these templates with
-// their own "geometry", so no formula exists twice outside the oracle.
+// The host layout (64-bit, plain division) and the device accessor (32-bit reciprocals
+// or compile-time constants) both instantiate these templates with their own geometry,
+// so no formula exists twice outside the oracle. C++17, freestanding.
 //
 // A geometry G over an unsigned index type I provides:
 //   g.for_each_dim_reversed(f)   calls f(d) for d = rank-1 .. 0 (d may be an
-//                                std::integral_constant when the rank is static)
+//                                integral-constant-like tag when the rank is static)
 //   g.tensor_div(d, n), g.tensor_extent(d)   n / T[d], T[d]
 //   g.shard_div(d, n),  g.shard_extent(d)    n / S[d], S[d]
 //   g.grid_div(d, n),   g.grid_extent(d)     n / G[d], G[d]
 //   g.grid_stride_of(d), g.shard_stride_of(d)      row-major strides of G and S
-//   g.shard_volume_of()                         vol(S)
-//   g.deal(s) -> deal_result<I>              shard -> (core, slot) by the strategy
-//
-// A 32-bit geometry (the accessor) may add the packed interface, which evaluates the
-// very same sums with fewer operations (packed_terms below explains the algebra):
-//   g.with_rank(f)                f(r) with r = std::integral_constant<std::size_t, rank>
-//   g.for_each_digit(r, id, f)    f(d, c) for the digits c of page id `id` in the radix T,
-//                                 every dim once, in any order
-//   g.for_each_shard_digit(s, f)  f(d, q) for the digits q of shard id s in the radix G
-//   g.packed_terms_of_dim(d)      packed_terms_of(S[d], Gstride[d], Sstride[d])
-//   g.packed_quotient(d, c)       c / S[d] for a digit c < T[d] (any value when S[d] == 1:
-//                                 its grid term is 0)
-//   g.digit_quotient(d, c)        c / S[d] for a digit c < T[d], exact for S[d] == 1 too
+//   g.shard_volume_of()                      vol(S)
+//   g.num_cores_of(), g.deal_block()         P, and k = ceil(vol(G)/P) (contiguous deal)
+//   g.deal_div(s)                            s / P (round robin) or s / k (contiguous)
+//   g.contiguous_deal()                      which of the two deal rules
+//   g.num_shards_of(), g.max_slots()         vol(G), slots every core reserves
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
-#include <type_traits>
-#include <utility>
 
-// Address math is a chain of tiny functions and lambdas; a compiler left to itself may
-// keep a call (or a runtime rank's dispatch) out of line, which costs more than the math.
-// NDSHARD_INLINE marks functions, NDSHARD_INLINE_LAMBDA lambdas (after the parameters).
-// NDSHARD_COLD keeps error paths (message building) out of line.
-#if defined(__GNUC__) || defined(__clang__)
-#define NDSHARD_INLINE [[gnu::always_inline]]
-#define NDSHARD_INLINE_LAMBDA __attribute__((always_inline))
-#define NDSHARD_COLD [[gnu::cold, gnu::noinline]]
-#else
-#define NDSHARD_INLINE
-#define NDSHARD_INLINE_LAMBDA
-#define NDSHARD_COLD
-#endif
+#include "ndshard/config.hpp"
 
 namespace ndshard {
 
@@ -51,7 +29,10 @@ template <class I>
 struct deal_result {
     I core;
     I slot;
-    friend constexpr bool operator==(const deal_result&, const deal_result&) = default;
+    friend constexpr bool operator==(const deal_result& a, const deal_result& b) noexcept {
+        return a.core == b.core && a.slot == b.slot;
+    }
+    friend constexpr bool operator!=(const deal_result& a, const deal_result& b) noexcept { return !(a == b); }
 };
 
 template <class I>
@@ -61,72 +42,52 @@ struct page_place {
     I core;             // index into the (effective) core list
     I slot;             // which of the core's shard slots
     I device_offset;    // slot * vol(S) + in_shard_offset, in pages
-    friend constexpr bool operator==(const page_place&, const page_place&) = default;
+    friend constexpr bool operator==(const page_place& a, const page_place& b) noexcept {
+        return a.shard_id == b.shard_id && a.in_shard_offset == b.in_shard_offset && a.core == b.core &&
+               a.slot == b.slot && a.device_offset == b.device_offset;
+    }
+    friend constexpr bool operator!=(const page_place& a, const page_place& b) noexcept { return !(a == b); }
 };
 
 namespace detail {
 
-// A page's shard and in-shard offset are, per dim with coordinate c,
-//   shard  += (c / S[d]) * Gstride[d]        offset += (c % S[d]) * Sstride[d].
-// When both fit 32 bits they pack into one word, and with c = g*S[d] + r:
-//   (shard << 32) + offset = sum_d g*(Gstride[d] << 32) + r*Sstride[d]
-//                          = sum_d g*grid_term + c*page_term            (mod 2^64)
-// where grid_term = (Gstride[d] << 32) - S[d]*Sstride[d] and page_term = Sstride[d]:
-// one quotient and two multiply-adds per dim, no remainder. When S[d] == 1, g == c and
-// the whole contribution c*(Gstride[d] << 32) moves into page_term with grid_term 0, so
-// that dim needs no quotient at all.
-// S=2, Gstride=3, Sstride=5, c=7 (g=3, r=1): 3*((3<<32) - 10) + 7*5 == (9 << 32) + 5.
-struct packed_terms {
-    std::uint64_t grid_term = 0;
-    std::uint64_t page_term = 0;
-    friend constexpr bool operator==(const packed_terms&, const packed_terms&) = default;
-};
-constexpr packed_terms packed_terms_of(std::uint64_t shard_extent, std::uint64_t grid_stride,
-                                       std::uint64_t shard_stride) noexcept {
-    const std::uint64_t grid_term = (grid_stride << 32) - shard_extent * shard_stride;
-    if (shard_extent == 1) return {0, grid_term + shard_stride};
-    return {grid_term, shard_stride};
+// The deal rule. Round robin: shard s -> core s % P, slot s / P. Contiguous: k =
+// ceil(vol(G)/P), shard s -> core s / k, slot s % k. [3,7,5]/[2,2,2], 6 cores, round
+// robin: deal(20) == {2, 3}.
+template <class G, class I>
+NDSHARD_INLINE constexpr deal_result<I> deal(const G& g, I s) noexcept {
+    const I q = g.deal_div(s);
+    if (g.contiguous_deal()) return {q, s - q * g.deal_block()};
+    return {s - q * g.num_cores_of(), q};
 }
 
-template <class G>
-concept packed_geometry = requires(const G& g, std::uint32_t n) {
-    g.with_rank([](auto) {});
-    g.for_each_shard_digit(n, [](auto, std::uint32_t) {});
-};
-
-// f(std::integral_constant<std::size_t, d>) for d = 0 .. R-1.
-template <std::size_t R, class F>
-NDSHARD_INLINE constexpr void for_each_index(F&& f) {
-    [&]<std::size_t... I>(std::index_sequence<I...>) NDSHARD_INLINE_LAMBDA {
-        (f(std::integral_constant<std::size_t, I>{}), ...);
-    }(std::make_index_sequence<R>{});
+// The shard in a core's slot; the caller checks slot < shards_on_core(core).
+template <class G, class I>
+constexpr I shard_in_slot(const G& g, I core, I slot) noexcept {
+    if (g.contiguous_deal()) return core * g.deal_block() + slot;
+    return slot * g.num_cores_of() + core;
 }
 
-// Digits (however obtained: digits(r, f) calls f(d, c) per dim) -> place, in the packed
-// form. A single dim has both strides 1, so there the shard is c / S[0] and the offset
-// c % S[0] directly, with nothing to pack.
-template <class G, class Digits>
-NDSHARD_INLINE constexpr page_place<std::uint32_t> place_packed(const G& g, Digits&& digits) noexcept {
-    return g.with_rank([&](auto rank) NDSHARD_INLINE_LAMBDA {
-        std::uint32_t shard = 0;
-        std::uint32_t offset = 0;
-        if constexpr (rank() == 1) {
-            digits(rank, [&](auto d, std::uint32_t c) NDSHARD_INLINE_LAMBDA {
-                shard = g.digit_quotient(d, c);
-                offset = c - shard * g.shard_extent(d);
-            });
-        } else {
-            std::uint64_t packed = 0;
-            digits(rank, [&](auto d, std::uint32_t c) NDSHARD_INLINE_LAMBDA {
-                const packed_terms t = g.packed_terms_of_dim(d);
-                packed += std::uint64_t{g.packed_quotient(d, c)} * t.grid_term + std::uint64_t{c} * t.page_term;
-            });
-            shard = static_cast<std::uint32_t>(packed >> 32);
-            offset = static_cast<std::uint32_t>(packed);
-        }
-        const deal_result<std::uint32_t> home = g.deal(shard);
-        return page_place<std::uint32_t>{shard, offset, home.core, home.slot, home.slot * g.shard_volume_of() + offset};
-    });
+// Shards dealt to a core (its real shards, at most its reserved slots). Round robin gives
+// vol(G)/P + (c < vol(G)%P); contiguous gives min(k, vol(G) - c*k). The slot limit only
+// binds for grid_2d, whose one slot per core is the deal of a grid that fits the cores
+// (vol(G) <= P), so there both formulas give 1 or 0 already.
+// [2,2,4]/[2,2,2] on 4 cores: 1, 1, 0, 0.
+template <class G, class I>
+constexpr I shards_on_core(const G& g, I core) noexcept {
+    const I n = g.num_shards_of();
+    if (core >= g.num_cores_of()) return 0;
+    I count = 0;
+    if (g.contiguous_deal()) {
+        const I k = g.deal_block();
+        // core * k < n + P: in 64 bits it cannot wrap (n < 2^64 - 2^16 on the host, < 2^32 here).
+        const std::uint64_t first = static_cast<std::uint64_t>(core) * k;
+        count = first >= n ? 0 : (n - static_cast<I>(first) < k ? n - static_cast<I>(first) : k);
+    } else {
+        const I q = g.shards_per_core_floor();
+        count = q + (core < n - q * g.num_cores_of() ? 1 : 0);
+    }
+    return count < g.max_slots() ? count : g.max_slots();
 }
 
 // Page id -> place. Digits of the id in the tensor's mixed radix are split into a grid
@@ -135,47 +96,36 @@ NDSHARD_INLINE constexpr page_place<std::uint32_t> place_packed(const G& g, Digi
 // [3,7,5]/[2,2,2] on 6 cores: page 36 = (1,0,1) -> shard 0, in-shard offset 5, core 0, slot 0.
 template <class G, class I>
 NDSHARD_INLINE constexpr page_place<I> place_page(const G& g, I id) noexcept {
-    if constexpr (packed_geometry<G>) {
-        return place_packed(g, [&](auto rank, auto&& f) NDSHARD_INLINE_LAMBDA { g.for_each_digit(rank, id, f); });
-    } else {
-        I shard = 0;
-        I offset = 0;
-        g.for_each_dim_reversed([&](auto d) {
-            I c = id;
-            if (d != 0) {
-                const I q = g.tensor_div(d, id);
-                c = id - q * g.tensor_extent(d);
-                id = q;
-            }
-            const I gq = g.shard_div(d, c);
-            shard += gq * g.grid_stride_of(d);
-            offset += (c - gq * g.shard_extent(d)) * g.shard_stride_of(d);
-        });
-        const deal_result<I> home = g.deal(shard);
-        return {shard, offset, home.core, home.slot, home.slot * g.shard_volume_of() + offset};
-    }
+    I shard = 0;
+    I offset = 0;
+    g.for_each_dim_reversed([&](auto d) NDSHARD_INLINE_LAMBDA {
+        I c = id;
+        if (static_cast<std::size_t>(d) != 0) {
+            const I q = g.tensor_div(d, id);
+            c = id - q * g.tensor_extent(d);
+            id = q;
+        }
+        const I gq = g.shard_div(d, c);
+        shard += gq * g.grid_stride_of(d);
+        offset += (c - gq * g.shard_extent(d)) * g.shard_stride_of(d);
+    });
+    const deal_result<I> home = detail::deal(g, shard);
+    return {shard, offset, home.core, home.slot, home.slot * g.shard_volume_of() + offset};
 }
 
-// Page coordinate (in the geometry's rank) -> place; same digits without dividing by T.
+// Page coordinate (in the geometry's rank) -> place; the same digits without dividing by T.
 template <class G, class I, class Coord>
 NDSHARD_INLINE constexpr page_place<I> place_coord(const G& g, const Coord& coord) noexcept {
-    if constexpr (packed_geometry<G>) {
-        return place_packed(g, [&](auto rank, auto&& f) NDSHARD_INLINE_LAMBDA {
-            for_each_index<rank()>(
-                [&](auto d) NDSHARD_INLINE_LAMBDA { f(d, static_cast<std::uint32_t>(coord[d])); });
-        });
-    } else {
-        I shard = 0;
-        I offset = 0;
-        g.for_each_dim_reversed([&](auto d) {
-            const I c = static_cast<I>(coord[d]);
-            const I gq = g.shard_div(d, c);
-            shard += gq * g.grid_stride_of(d);
-            offset += (c - gq * g.shard_extent(d)) * g.shard_stride_of(d);
-        });
-        const deal_result<I> home = g.deal(shard);
-        return {shard, offset, home.core, home.slot, home.slot * g.shard_volume_of() + offset};
-    }
+    I shard = 0;
+    I offset = 0;
+    g.for_each_dim_reversed([&](auto d) NDSHARD_INLINE_LAMBDA {
+        const I c = static_cast<I>(coord[static_cast<std::size_t>(d)]);
+        const I gq = g.shard_div(d, c);
+        shard += gq * g.grid_stride_of(d);
+        offset += (c - gq * g.shard_extent(d)) * g.shard_stride_of(d);
+    });
+    const deal_result<I> home = detail::deal(g, shard);
+    return {shard, offset, home.core, home.slot, home.slot * g.shard_volume_of() + offset};
 }
 
 // Shard coordinate -> shard id (row-major over the grid): uses every coordinate,
@@ -183,26 +133,38 @@ NDSHARD_INLINE constexpr page_place<I> place_coord(const G& g, const Coord& coor
 template <class G, class I, class Coord>
 constexpr I shard_id_of(const G& g, const Coord& coord) noexcept {
     I shard = 0;
-    g.for_each_dim_reversed([&](auto d) { shard += static_cast<I>(coord[d]) * g.grid_stride_of(d); });
+    g.for_each_dim_reversed(
+        [&](auto d) { shard += static_cast<I>(coord[static_cast<std::size_t>(d)]) * g.grid_stride_of(d); });
     return shard;
 }
 
 // Shard id -> its coordinate in the grid, written into out[0..rank).
 template <class G, class I, class Out>
-constexpr void shard_coord_of(const G& g, I shard, Out& out) noexcept {
-    if constexpr (packed_geometry<G>) {
-        g.for_each_shard_digit(shard, [&](auto d, std::uint32_t q) { out[d] = q; });
-    } else {
-        g.for_each_dim_reversed([&](auto d) {
-            if (d != 0) {
-                const I q = g.grid_div(d, shard);
-                out[d] = shard - q * g.grid_extent(d);
-                shard = q;
-            } else {
-                out[d] = shard;
-            }
-        });
-    }
+NDSHARD_INLINE constexpr void shard_coord_of(const G& g, I shard, Out& out) noexcept {
+    g.for_each_dim_reversed([&](auto d) NDSHARD_INLINE_LAMBDA {
+        if (static_cast<std::size_t>(d) != 0) {
+            const I q = g.grid_div(d, shard);
+            out[static_cast<std::size_t>(d)] = shard - q * g.grid_extent(d);
+            shard = q;
+        } else {
+            out[0] = shard;
+        }
+    });
+}
+
+// Real (non-padding) pages of a shard: prod_d min(S[d], T[d] - q[d]*S[d]).
+// [3,7,5]/[2,2,2]: shard 23 = (1,3,2) holds 1*1*1 page.
+template <class G, class I>
+constexpr I pages_in_shard(const G& g, I s) noexcept {
+    I q[8] = {};
+    shard_coord_of(g, s, q);
+    I n = 1;
+    g.for_each_dim_reversed([&](auto d) {
+        const std::size_t i = static_cast<std::size_t>(d);
+        const I left = g.tensor_extent(d) - q[i] * g.shard_extent(d);
+        n *= left < g.shard_extent(d) ? left : g.shard_extent(d);
+    });
+    return n;
 }
 
 }  // namespace detail

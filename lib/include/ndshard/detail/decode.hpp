@@ -1,0 +1,188 @@
+// ndshard/detail/decode.hpp - word decoding for the accessor: compile-time words at
+// compile time, runtime words once when an accessor is built, into the geometry every
+// query reads. Freestanding, 32-bit: a refused list becomes an args_status (words.hpp);
+// the caller turns it into an exception (host) or the device trap hook.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+#include "ndshard/config.hpp"
+#include "ndshard/fast_divider.hpp"
+#include "ndshard/limits.hpp"
+#include "ndshard/words.hpp"
+
+#if NDSHARD_HOSTED
+#include "ndshard/args.hpp"
+#endif
+
+namespace ndshard::detail {
+
+// A bad compile-time word list must not compile. On the host the rejection is the usual
+// spec_error (props call decode_static at run time too); in a kernel build it is a call
+// to a function that is not constexpr, which is an error in a constant expression.
+#if NDSHARD_HOSTED
+[[noreturn]] inline void compile_time_reject(const char* rule, const char* text) { reject_args(rule, text); }
+#else
+[[noreturn]] inline void compile_time_reject(const char*, const char*) { __builtin_trap(); }
+#endif
+
+// The compile-time words, decoded (at compile time: a bad list is a compile error).
+template <std::size_t N>
+struct static_args {
+    std::uint32_t config = 0;
+    std::uint32_t rank = 0;
+    std::uint32_t num_banks = 0;
+    std::array<std::uint32_t, max_rank> tensor{};
+    std::array<std::uint32_t, max_rank> shard{};
+    std::size_t coords_at = 0;
+    std::array<std::uint32_t, N> words{};
+    checksum_state checksum;  // after the compile-time words
+};
+
+template <std::size_t N>
+constexpr static_args<N> decode_static(const std::array<std::uint32_t, N>& w) {
+    static_args<N> a;
+    a.words = w;
+    if (N == 0 || (w[0] & arg::magic_mask) != arg::magic || (w[0] & ~arg::known_bits) != 0)
+        compile_time_reject("args_config", "compile-time word 0 is not an ndshard config word");
+    a.config = w[0];
+    const std::uint32_t mask = a.config & arg::all_static;
+    if (!is_valid_static_mask(mask)) compile_time_reject("args_config", "invalid static mask");
+    std::size_t i = 1;
+    auto next = [&]() {
+        if (i >= N) compile_time_reject("args_length", "compile-time words end early");
+        return w[i++];
+    };
+    if (mask & arg::rank) {
+        a.rank = next();
+        if (a.rank < 1 || a.rank > max_rank) compile_time_reject("args_rank", "compile-time rank not in 1..8");
+    }
+    if (mask & arg::num_banks) a.num_banks = next();
+    if (mask & arg::tensor_shape)
+        for (std::uint32_t d = 0; d < a.rank; ++d) a.tensor[d] = next();
+    if (mask & arg::shard_shape)
+        for (std::uint32_t d = 0; d < a.rank; ++d) a.shard[d] = next();
+    a.coords_at = i;
+    if (mask & arg::bank_coords)
+        for (std::uint32_t b = 0; b < a.num_banks; ++b) (void)next();
+    if (i != N) compile_time_reject("args_length", "compile-time words are longer than their config says");
+    if (mask & arg::shard_shape)
+        for (std::uint32_t d = 0; d < a.rank; ++d)
+            if (a.shard[d] == 0) compile_time_reject("args_shape", "compile-time shard dim is 0");
+    a.checksum.add_all(w);
+    return a;
+}
+
+// How a query's quotients are taken (fast_divider.hpp), decided once per accessor:
+// one_mulhu when every divisor of a page query (T[d] for d >= 1, S[d], the deal's) is at
+// least 2 and exact below its numerators' bound; with_addend when some is 1 (its
+// reciprocal needs the +1 of approx); corrected otherwise (tensors of more than about
+// 2^32 / T[d] pages).
+enum class quotients : std::uint8_t { one_mulhu, with_addend, corrected };
+
+// Everything derived from (rank, T, S, P, deal rule) that the queries need, 32-bit.
+// Dims past the rank are never read. by_tensor and by_grid of dim 0 are never used (a valid
+// id or shard id is its own dim-0 digit).
+struct dim_geometry {
+    fast_divider by_tensor, by_shard, by_grid;
+    std::uint32_t tensor, grid;  // T[d] and G[d] (may be 0; the dividers hold max(., 1))
+    std::uint32_t tensor_stride, shard_stride, grid_stride;
+};
+struct geometry_state {
+    std::uint32_t rank, num_banks;
+    std::uint32_t shard_volume, num_shards, num_pages, max_shards_per_core;
+    std::uint32_t shards_per_bank_floor;  // vol(G) / P
+    fast_divider deal_div;                // P (round robin) or k (contiguous); 1 when that is 0
+    quotients mode;
+    std::array<dim_geometry, max_rank> dims;
+};
+
+constexpr std::uint32_t nonzero(std::uint32_t v) noexcept { return v == 0 ? 1 : v; }
+
+// Validates the shapes (the rules of check_arg_shapes, in its order) and builds `g`.
+// One 32-bit division per reciprocal (3 per dim and 2 more), none per query.
+constexpr args_status make_geometry(geometry_state& g, std::uint32_t rank, const std::uint32_t* tensor,
+                                    const std::uint32_t* shard, std::uint32_t banks, bool contiguous) noexcept {
+    std::uint32_t span = 1, volume = 1;
+    bool span_over = false, volume_over = false, any_shard = true;
+    for (std::uint32_t d = 0; d < rank; ++d) {
+        if (shard[d] == 0) return {args_error::zero_shard_dim, d, 0};
+        const std::uint32_t t = nonzero(tensor[d]);
+        span_over = span_over || mulhi32(span, t) != 0;
+        volume_over = volume_over || mulhi32(volume, shard[d]) != 0;
+        span *= t;
+        volume *= shard[d];
+        any_shard = any_shard && tensor[d] != 0;
+    }
+    if (span_over) return {args_error::tensor_span, 0, 0};
+    if (volume_over) return {args_error::shard_volume, 0, 0};
+    if (banks > max_cores) return {args_error::too_many_banks, banks, 0};
+    if (banks == 0 && any_shard) return {args_error::no_banks, 0, 0};
+
+    // Every product below is bounded by span or volume (< 2^32), so nothing wraps.
+    g.rank = rank;
+    g.num_banks = banks;
+    std::uint32_t pages = 1, shards = 1, ts = 1, ss = 1, gs = 1;
+    for (std::uint32_t d = rank; d-- > 0;) {
+        dim_geometry& x = g.dims[d];
+        const std::uint32_t t = tensor[d], s = shard[d];
+        x.by_shard = fast_divider(s);
+        const std::uint32_t q = s == 1 ? t : x.by_shard.divide(t);  // s >= 2: exact for every t
+        const std::uint32_t grid = q + (q * s != t ? 1U : 0U);
+        if (d != 0) {
+            x.by_tensor = fast_divider(t);
+            x.by_grid = fast_divider(grid);
+        } else {
+            x.by_tensor = x.by_grid = fast_divider(1);
+        }
+        x.tensor = t;
+        x.grid = grid;
+        x.tensor_stride = ts;
+        x.shard_stride = ss;
+        x.grid_stride = gs;
+        ts *= nonzero(t);
+        ss *= s;
+        gs *= nonzero(grid);  // grid <= max(t, 1)
+        pages *= t;
+        shards *= grid;
+    }
+    const std::uint32_t whole = banks == 0 ? 0 : shards / banks;
+    const std::uint32_t per_core = whole + (whole * banks != shards ? 1U : 0U);
+    g.num_pages = pages;
+    g.num_shards = shards;
+    g.shard_volume = volume;
+    g.max_shards_per_core = per_core;
+    g.shards_per_bank_floor = whole;
+    g.deal_div = fast_divider(nonzero(contiguous ? per_core : banks));
+    bool exact = g.deal_div.exact_below(shards);
+    bool unit = g.deal_div.divisor() == 1;
+    for (std::uint32_t d = 0; d < rank; ++d) {
+        const dim_geometry& x = g.dims[d];
+        exact = exact && x.by_shard.exact_below(x.tensor) && x.by_tensor.exact_below(pages) &&
+                x.by_grid.exact_below(shards);
+        unit = unit || x.by_shard.divisor() == 1 || (d != 0 && x.by_tensor.divisor() == 1);
+    }
+    g.mode = !exact ? quotients::corrected : unit ? quotients::with_addend : quotients::one_mulhu;
+    return {};
+}
+
+// base + reserved pages * page size must end at or below 2^32; 32 x 32 -> 64-bit products
+// only (mul and mulhu on rv32im).
+constexpr args_status check_address(std::uint32_t per_core, std::uint32_t volume, std::uint32_t base,
+                                    std::uint32_t page_size) noexcept {
+    if (page_size == 0) return {args_error::page_size, 0, 0};
+    const std::uint64_t reserved = std::uint64_t{per_core} * volume;
+    const std::uint64_t room = (std::uint64_t{1} << 32) - base;  // bytes from base to 2^32
+    bool fits = false;
+    if ((reserved >> 32) == 0) {
+        fits = std::uint64_t{static_cast<std::uint32_t>(reserved)} * page_size <= room;
+    } else {
+        fits = reserved == (std::uint64_t{1} << 32) && page_size == 1 && base == 0;  // exactly 2^32 bytes
+    }
+    if (!fits) return {args_error::address, base, page_size};
+    return {};
+}
+
+}  // namespace ndshard::detail
