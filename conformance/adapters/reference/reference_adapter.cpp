@@ -1,0 +1,139 @@
+// ndsc_reference: ndshard's own host library behind the conformance C ABI
+// (lib/include/ndshard/conformance.h). make_distribution validates the spec (a rejection
+// carries its spec_error message); page_layout answers every query. This adapter is the
+// dogfood of the interface: it must pass every law of `ndshard conform`.
+#include <cstdint>
+#include <exception>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "adapter_support.hpp"
+#include "ndshard/conformance.h"
+#include "ndshard/distribution.hpp"
+
+struct ndsc_handle {
+    ndshard::distribution dist;
+};
+
+namespace {
+
+// The C spec as ndshard's plain value. A rank above 8 reaches shape::push_back's own
+// rank check (spec_error "rank") before any entry past the C array is read.
+ndshard::distribution_spec to_spec(const ndsc_spec& c) {
+    ndshard::distribution_spec s;
+    for (std::uint32_t d = 0; d < c.rank; ++d) s.tensor.push_back(d < NDSC_MAX_RANK ? c.tensor[d] : 0);
+    for (std::uint32_t d = 0; d < c.shard_rank; ++d) s.shard.push_back(d < NDSC_MAX_RANK ? c.shard[d] : 1);
+    switch (c.page_kind) {
+        case NDSC_PAGES:
+            s.page.kind = ndshard::page_kind::pages;
+            break;
+        case NDSC_TILE:
+            s.page.kind = ndshard::page_kind::tile;
+            break;
+        default:
+            s.page.kind = ndshard::page_kind::row_major;
+            break;
+    }
+    s.page.tile_h = c.tile_h;
+    s.page.tile_w = c.tile_w;
+    s.element_size = c.element_size;
+    s.alignment = c.alignment;
+    for (std::uint32_t i = 0; i < c.num_ranges; ++i)
+        s.cores.push_back({{c.ranges[i].x0, c.ranges[i].y0}, {c.ranges[i].x1, c.ranges[i].y1}});
+    s.orient = c.orientation == NDSC_COL_MAJOR ? ndshard::orientation::col_major : ndshard::orientation::row_major;
+    switch (c.strategy) {
+        case NDSC_CONTIGUOUS_1D:
+            s.strat = ndshard::strategy::contiguous_1d;
+            break;
+        case NDSC_GRID_2D:
+            s.strat = ndshard::strategy::grid_2d;
+            break;
+        default:
+            s.strat = ndshard::strategy::round_robin_1d;
+            break;
+    }
+    s.bank_base = c.bank_base;
+    return s;
+}
+
+int answer(const ndsc_handle* h, const ndshard::page_place<std::uint64_t>& at, ndsc_location* out) {
+    const ndshard::core_coord core = h->dist.cores[at.core];
+    return ndsc_support::put_location(out, core.x, core.y, h->dist.byte_address(at.device_offset));
+}
+
+}  // namespace
+
+extern "C" {
+
+NDSC_EXPORT int ndsc_describe(ndsc_info* info) {
+    return ndsc_support::describe_full_domain(info, "ndshard-reference", "0.1.0");
+}
+
+NDSC_EXPORT int ndsc_create(const ndsc_spec* spec, ndsc_handle** out, char* reason, size_t reason_size) {
+    if (out == nullptr || !ndsc_support::spec_in_abi_domain(spec)) return NDSC_UNSUPPORTED;
+    try {
+        *out = new ndsc_handle{ndshard::make_distribution(to_spec(*spec))};
+        return NDSC_OK;
+    } catch (const ndshard::spec_error& e) {
+        ndsc_support::write_reason(reason, reason_size, e.what());
+        return NDSC_REJECTED;
+    } catch (const std::bad_alloc&) {
+        ndsc_support::write_reason(reason, reason_size, "out of memory");
+        return NDSC_UNSUPPORTED;
+    }
+}
+
+NDSC_EXPORT void ndsc_destroy(ndsc_handle* h) { delete h; }
+
+NDSC_EXPORT int ndsc_locate_page(const ndsc_handle* h, uint64_t page_id, ndsc_location* out) {
+    if (page_id >= h->dist.num_pages()) return NDSC_OUT_OF_RANGE;
+    return answer(h, h->dist.layout.locate(page_id), out);
+}
+
+NDSC_EXPORT int ndsc_locate_coord(const ndsc_handle* h, const uint64_t* coord, uint32_t rank, ndsc_location* out) {
+    const ndshard::shape& tp = h->dist.tensor_pages;
+    if (coord == nullptr || rank != tp.rank()) return NDSC_OUT_OF_RANGE;
+    for (std::uint32_t d = 0; d < rank; ++d)
+        if (coord[d] >= tp[d]) return NDSC_OUT_OF_RANGE;
+    return answer(h, h->dist.layout.locate(h->dist.page_id_of(coord)), out);
+}
+
+NDSC_EXPORT int ndsc_locate_shard_page(const ndsc_handle* h, uint64_t shard_id, uint64_t page_in_shard,
+                                       ndsc_location* out) {
+    const ndshard::page_layout& l = h->dist.layout;
+    if (shard_id >= l.num_shards || page_in_shard >= l.shard_volume) return NDSC_OUT_OF_RANGE;
+    const auto home = l.shard_home(shard_id);
+    const ndshard::core_coord core = h->dist.cores[home.core];
+    return ndsc_support::put_location(out, core.x, core.y,
+                                      h->dist.byte_address(home.slot * l.shard_volume + page_in_shard));
+}
+
+NDSC_EXPORT int ndsc_core_pages(const ndsc_handle* h, uint32_t core_x, uint32_t core_y, uint64_t* pages,
+                                uint64_t capacity, uint64_t* count) {
+    const ndshard::distribution& d = h->dist;
+    std::uint64_t index = 0;
+    while (index < d.cores.size() && !(d.cores[index].x == core_x && d.cores[index].y == core_y)) ++index;
+    std::vector<std::uint64_t> held;
+    if (index == d.cores.size()) {
+        // grid_2d trims its range: a listed core outside the trimmed list holds nothing.
+        const ndsc_core_range& r = d.spec.cores.empty()
+                                       ? ndsc_core_range{}
+                                       : ndsc_core_range{d.spec.cores.front().start.x, d.spec.cores.front().start.y,
+                                                         d.spec.cores.front().end.x, d.spec.cores.front().end.y};
+        const bool listed = d.spec.strat == ndshard::strategy::grid_2d && core_x >= r.x0 && core_x <= r.x1 &&
+                            core_y >= r.y0 && core_y <= r.y1;
+        if (!listed) return NDSC_OUT_OF_RANGE;
+        return ndsc_support::put_pages(held, pages, capacity, count);
+    }
+    try {
+        held.reserve(d.layout.pages_on_core(index));
+        for (std::uint64_t offset = 0; offset < d.reserved_pages_per_core(); ++offset)
+            if (auto p = d.layout.page_at(index, offset)) held.push_back(*p);
+    } catch (const std::bad_alloc&) {
+        return NDSC_UNSUPPORTED;
+    }
+    return ndsc_support::put_pages(held, pages, capacity, count);
+}
+
+}  // extern "C"

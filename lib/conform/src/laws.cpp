@@ -1,0 +1,959 @@
+// The laws of laws.hpp: generators, membership tests and checks against the oracle.
+#include "ndshard/conform/laws.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <memory>
+#include <set>
+#include <tuple>
+
+#include <ndshard/oracle/oracle.hpp>
+
+#include "ndshard/conform/specs.hpp"
+#include "ndshard/testkit/coords.hpp"
+#include "ndshard/testkit/oracle_bridge.hpp"
+#include "ndshard/testkit/spec_gen.hpp"
+
+namespace ndshard::conform {
+
+namespace {
+
+using oracle::big;
+constexpr std::uint64_t two_32 = std::uint64_t{1} << 32;
+// Specs whose every page (and slot) a check walks; larger ones are sampled.
+constexpr std::uint64_t walk_limit = 4096;
+
+char local_query[512];
+char* query_buffer = local_query;
+std::size_t query_size = sizeof local_query;
+
+void note(const std::string& query) {
+    const std::size_t n = std::min(query.size(), query_size - 1);
+    std::memcpy(query_buffer, query.data(), n);
+    query_buffer[n] = '\0';
+}
+
+std::uint64_t u64(const big& v) { return testkit::to_u64(v); }
+std::uint32_t u32(const big& v) { return static_cast<std::uint32_t>(u64(v)); }
+
+std::optional<oracle::model> model_of(const distribution_spec& s) {
+    try {
+        oracle::verdict v = oracle::evaluate(testkit::to_oracle(s));
+        return std::move(v.accepted);
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+}
+
+// ---- answers of the implementation
+
+struct place {
+    std::uint32_t x = 0, y = 0;
+    std::uint64_t address = 0;
+    friend bool operator==(const place&, const place&) = default;
+};
+
+std::string show(const place& p) {
+    return "core (" + std::to_string(p.x) + "," + std::to_string(p.y) + ") address " + std::to_string(p.address);
+}
+
+std::string status_name(int status) {
+    switch (status) {
+        case NDSC_OK:
+            return "NDSC_OK";
+        case NDSC_REJECTED:
+            return "NDSC_REJECTED";
+        case NDSC_UNSUPPORTED:
+            return "NDSC_UNSUPPORTED";
+        case NDSC_OUT_OF_RANGE:
+            return "NDSC_OUT_OF_RANGE";
+        case NDSC_BUFFER_TOO_SMALL:
+            return "NDSC_BUFFER_TOO_SMALL";
+        default:
+            return "status " + std::to_string(status);
+    }
+}
+
+struct answer {
+    int status = NDSC_OK;
+    place at;
+    friend bool operator==(const answer&, const answer&) = default;
+};
+
+std::string show(const answer& a) { return a.status == NDSC_OK ? show(a.at) : status_name(a.status); }
+
+ndsc_location blank_location() {
+    ndsc_location loc{};
+    loc.struct_size = sizeof loc;
+    return loc;
+}
+
+answer ask_page(const loaded_impl& impl, const ndsc_handle* h, std::uint64_t page) {
+    note("ndsc_locate_page(" + std::to_string(page) + ")");
+    ndsc_location loc = blank_location();
+    const int status = impl.locate_page(h, page, &loc);
+    return {status, {loc.core_x, loc.core_y, loc.address}};
+}
+
+std::string show_list(const std::vector<std::uint64_t>& v) {
+    std::string out = "[";
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        if (i == 32) {
+            out += ",... (" + std::to_string(v.size()) + " in all)";
+            break;
+        }
+        out += (i ? "," : "") + std::to_string(v[i]);
+    }
+    return out + "]";
+}
+
+answer ask_coord(const loaded_impl& impl, const ndsc_handle* h, const std::vector<std::uint64_t>& coord) {
+    note("ndsc_locate_coord(" + show_list(coord) + ")");
+    ndsc_location loc = blank_location();
+    const int status = impl.locate_coord(h, coord.data(), static_cast<std::uint32_t>(coord.size()), &loc);
+    return {status, {loc.core_x, loc.core_y, loc.address}};
+}
+
+answer ask_shard(const loaded_impl& impl, const ndsc_handle* h, std::uint64_t shard, std::uint64_t k) {
+    note("ndsc_locate_shard_page(" + std::to_string(shard) + ", " + std::to_string(k) + ")");
+    ndsc_location loc = blank_location();
+    const int status = impl.locate_shard_page(h, shard, k, &loc);
+    return {status, {loc.core_x, loc.core_y, loc.address}};
+}
+
+// ndsc_core_pages with a buffer of `guess` ids (grown once when the adapter asks for more).
+struct core_list {
+    int status = NDSC_OK;
+    std::vector<std::uint64_t> pages;
+};
+core_list ask_core_pages(const loaded_impl& impl, const ndsc_handle* h, std::uint32_t x, std::uint32_t y,
+                         std::uint64_t guess, std::uint64_t sane_limit) {
+    note("ndsc_core_pages(" + std::to_string(x) + ", " + std::to_string(y) + ")");
+    std::vector<std::uint64_t> buffer(guess + 4, ~std::uint64_t{0});
+    std::uint64_t count = ~std::uint64_t{0};
+    int status = impl.core_pages(h, x, y, buffer.data(), buffer.size(), &count);
+    if (status == NDSC_BUFFER_TOO_SMALL && count > buffer.size() && count <= sane_limit) {
+        buffer.assign(count, ~std::uint64_t{0});
+        status = impl.core_pages(h, x, y, buffer.data(), buffer.size(), &count);
+    }
+    core_list out{status, {}};
+    if (status == NDSC_OK) {
+        if (count > buffer.size()) {
+            out.status = -1000;  // claims more ids than the buffer holds
+            out.pages.assign(1, count);
+            return out;
+        }
+        out.pages.assign(buffer.begin(), buffer.begin() + static_cast<std::ptrdiff_t>(count));
+    }
+    return out;
+}
+
+// A spec handed to ndsc_create; destroyed with the adapter's ndsc_destroy.
+class created {
+public:
+    created(const loaded_impl& impl, const distribution_spec& s) : impl_(impl) {
+        abi_spec abi(s);
+        char reason[256];
+        std::memset(reason, 0, sizeof reason);
+        note("ndsc_create");
+        status = impl.create(abi.get(), &handle_, reason, sizeof reason);
+        reason[sizeof reason - 1] = '\0';
+        this->reason = reason;
+    }
+    // From an abi_spec the caller owns (determinism scribbles over it afterwards).
+    created(const loaded_impl& impl, const abi_spec& abi) : impl_(impl) {
+        char reason[256];
+        std::memset(reason, 0, sizeof reason);
+        note("ndsc_create");
+        status = impl.create(abi.get(), &handle_, reason, sizeof reason);
+        reason[sizeof reason - 1] = '\0';
+        this->reason = reason;
+    }
+    created(const created&) = delete;
+    created& operator=(const created&) = delete;
+    ~created() {
+        if (status == NDSC_OK) {
+            note("ndsc_destroy");
+            impl_.destroy(handle_);
+        }
+    }
+    [[nodiscard]] const ndsc_handle* handle() const noexcept { return handle_; }
+    [[nodiscard]] std::string outcome() const {
+        if (status == NDSC_OK) return "accepted";
+        if (status == NDSC_REJECTED) return "rejected: " + (reason.empty() ? std::string("(no reason)") : reason);
+        return status_name(status);
+    }
+    int status = NDSC_OK;
+    std::string reason;
+
+private:
+    const loaded_impl& impl_;
+    ndsc_handle* handle_ = nullptr;
+};
+
+std::optional<finding> expect_accepted(const created& c) {
+    if (c.status == NDSC_OK) return std::nullopt;
+    return finding{"ndsc_create", "accepted", c.outcome()};
+}
+
+// ---- oracle answers
+
+place oracle_page(const oracle::model& m, std::uint64_t page) {
+    const oracle::location l = oracle::locate(m, big(page));
+    return {u32(l.core.x), u32(l.core.y), u64(l.byte_address)};
+}
+
+std::uint64_t spec_hash(const distribution_spec& s) { return std::hash<std::string>{}(spec_key(s)); }
+
+// Every page of a small spec; of a large one the first, last, edges and a few random ones.
+std::vector<std::uint64_t> pages_to_check(const oracle::model& m, const distribution_spec& s) {
+    const std::uint64_t n = u64(m.num_pages);
+    std::vector<std::uint64_t> out;
+    if (n <= walk_limit) {
+        for (std::uint64_t p = 0; p < n; ++p) out.push_back(p);
+        return out;
+    }
+    testkit::random_entropy e(spec_hash(s));
+    out = {0, n - 1, n / 2};
+    // Pages of the last shard along every dim (uneven edges) and random ones.
+    std::uint64_t stride = 1;
+    for (std::size_t d = m.tensor_pages.size(); d-- > 0;) {
+        const std::uint64_t extent = u64(m.tensor_pages[d]);
+        if (extent > 1 && stride <= n / extent) out.push_back((extent - 1) * stride);
+        stride *= std::max<std::uint64_t>(extent, 1);
+    }
+    for (int i = 0; i < 48; ++i) out.push_back(e.between(0, n - 1));
+    return out;
+}
+
+bool small_model(const oracle::model& m) {
+    return m.num_pages <= walk_limit && big(m.cores.size()) * m.reserved_pages_per_core <= 16 * walk_limit;
+}
+
+// ---- generators
+
+bool generate_valid(testkit::entropy& e, const impl_info& info, distribution_spec& out, std::uint64_t max_pages,
+                    std::uint32_t huge_percent) {
+    for (int attempt = 0; attempt < 64; ++attempt) {
+        testkit::spec_options o;
+        o.max_pages = max_pages;
+        o.max_cores = 32;
+        o.huge_percent = huge_percent;
+        o.allow_grid_2d = info.has_strategy(NDSC_GRID_2D);
+        distribution_spec s = testkit::generate_spec(e, o);
+        if (!fit_to_domain(s, info)) continue;
+        const auto m = model_of(s);
+        if (!m || (huge_percent == 0 && !small_model(*m))) continue;
+        out = std::move(s);
+        return true;
+    }
+    return false;
+}
+
+bool fits_small_valid(const distribution_spec& s, const impl_info& info) {
+    if (!in_domain(s, info)) return false;
+    const auto m = model_of(s);
+    return m && small_model(*m);
+}
+
+bool fits_valid(const distribution_spec& s, const impl_info& info) {
+    return in_domain(s, info) && model_of(s).has_value();
+}
+
+bool gen_small(testkit::entropy& e, const impl_info& info, distribution_spec& out) {
+    return generate_valid(e, info, out, 256, 0);
+}
+
+std::string needs(const impl_info& info, std::uint32_t bits) {
+    std::string missing;
+    const std::pair<std::uint32_t, const char*> names[] = {{NDSC_Q_PAGE_ID, "ndsc_locate_page"},
+                                                           {NDSC_Q_PAGE_COORD, "ndsc_locate_coord"},
+                                                           {NDSC_Q_SHARD_PAGE, "ndsc_locate_shard_page"},
+                                                           {NDSC_Q_CORE_PAGES, "ndsc_core_pages"}};
+    for (const auto& [bit, name] : names)
+        if ((bits & bit) && !info.has_query(bit)) missing += (missing.empty() ? "" : ", ") + std::string(name);
+    return missing.empty() ? "" : "needs " + missing + ", which the implementation does not declare";
+}
+
+std::string always_available(const impl_info&) { return ""; }
+
+// ---- acceptance
+
+bool gen_acceptance(testkit::entropy& e, const impl_info& info, distribution_spec& out) {
+    for (int attempt = 0; attempt < 64; ++attempt) {
+        testkit::spec_options o;
+        o.max_pages = 256;
+        o.max_cores = 32;
+        o.huge_percent = 10;
+        o.invalid_percent = 40;
+        o.allow_grid_2d = info.has_strategy(NDSC_GRID_2D);
+        distribution_spec s = testkit::generate_spec(e, o);
+        if (!fit_to_domain(s, info)) continue;
+        out = std::move(s);
+        return true;
+    }
+    return false;
+}
+
+bool fits_any(const distribution_spec& s, const impl_info& info) { return in_domain(s, info); }
+
+std::optional<finding> acceptance_verdict(const created& c, const distribution_spec& s) {
+    oracle::verdict v = oracle::evaluate(testkit::to_oracle(s));
+    if (c.status != NDSC_OK && c.status != NDSC_REJECTED)
+        return finding{"ndsc_create", v.accepted ? "accepted" : "rejected [rule " + v.rule + "]: " + v.message,
+                       c.outcome() + " (a spec inside the declared domain must be accepted or rejected)"};
+    if (v.accepted && c.status != NDSC_OK) return finding{"ndsc_create", "accepted", c.outcome()};
+    if (!v.accepted && c.status == NDSC_OK)
+        return finding{"ndsc_create", "rejected [rule " + v.rule + "]: " + v.message, "accepted"};
+    return std::nullopt;
+}
+
+std::optional<finding> check_acceptance(const loaded_impl& impl, const distribution_spec& s) {
+    const created c(impl, s);
+    return acceptance_verdict(c, s);
+}
+
+// ---- address_limit_32bit
+
+// bank_base + reserved bytes per core, computed with bank_base 0 (nullopt when even that is rejected).
+std::optional<big> buffer_end(const distribution_spec& s) {
+    distribution_spec probe = s;
+    probe.bank_base = 0;
+    const auto m = model_of(probe);
+    if (!m) return std::nullopt;
+    return big(s.bank_base) + m->reserved_pages_per_core * m->aligned_page_size;
+}
+
+bool gen_address_limit(testkit::entropy& e, const impl_info& info, distribution_spec& out) {
+    for (int attempt = 0; attempt < 64; ++attempt) {
+        distribution_spec s;
+        if (e.between(0, 9) < 3) {
+            testkit::spec_options o;
+            o.huge_percent = 100;
+            o.allow_grid_2d = info.has_strategy(NDSC_GRID_2D);
+            s = testkit::generate_spec(e, o);
+            if (!fit_to_domain(s, info)) continue;
+            out = std::move(s);
+            return true;
+        }
+        if (!generate_valid(e, info, s, 64, 0)) continue;
+        s.bank_base = 0;
+        auto m = model_of(s);
+        if (!m || m->reserved_pages_per_core == 0) continue;
+        if (e.chance(40) && s.page.kind == page_kind::pages) {
+            // Few pages, each huge: the limit is reached by the page size.
+            const big per_core = m->reserved_pages_per_core;
+            const big size = (big(two_32) / per_core);
+            s.element_size = u64(std::max<big>(1, size - e.between(0, 3)));
+            s.alignment = 1;
+        }
+        const auto end = buffer_end(s);
+        if (!end || *end > big(two_32) + 64) continue;
+        const auto aligned = model_of(s) ? model_of(s)->aligned_page_size : big(1);
+        const big deltas[] = {0, 0, 1, -1, aligned, -aligned, 2 * aligned, 7};
+        const big base = big(two_32) - *end + deltas[e.between(0, 7)];
+        if (base < 0) continue;
+        s.bank_base = u64(base);
+        out = std::move(s);
+        return true;
+    }
+    return false;
+}
+
+// Keeps a shrink candidate as close to the 32-bit limit as the original: an original whose
+// buffer ends within 2^20 bytes below 2^32 keeps that distance; one rejected for passing
+// 2^32 ends its candidates just past it (by as much as the original, when that is known
+// and small, else by one byte). Other originals are left alone: the limit is not what
+// made them fail.
+void retarget_address(distribution_spec& candidate, const distribution_spec& original) {
+    big delta;
+    if (const auto m = model_of(original)) {
+        delta = big(original.bank_base) + m->reserved_pages_per_core * m->aligned_page_size - big(two_32);
+        if (delta < -big(1 << 20)) return;
+    } else {
+        oracle::verdict v;
+        try {
+            v = oracle::evaluate(testkit::to_oracle(original));
+        } catch (const std::exception&) {
+            return;
+        }
+        if (v.rule != "address_32bit") return;
+        const auto end = buffer_end(original);
+        delta = end && *end - big(two_32) <= big(1 << 20) ? *end - big(two_32) : big(1);
+    }
+    distribution_spec probe = candidate;
+    probe.bank_base = 0;
+    const auto m = model_of(probe);
+    if (!m) return;
+    const big base = big(two_32) + delta - m->reserved_pages_per_core * m->aligned_page_size;
+    if (base >= 0 && base <= big(UINT64_MAX)) candidate.bank_base = u64(base);
+}
+
+std::optional<finding> check_address_limit(const loaded_impl& impl, const distribution_spec& s) {
+    const created c(impl, s);
+    if (auto f = acceptance_verdict(c, s)) return f;
+    if (c.status != NDSC_OK) return std::nullopt;
+    const oracle::model m = *model_of(s);
+    auto judge = [&](const answer& a, const place& want, const std::string& query) -> std::optional<finding> {
+        if (a.status == NDSC_OK && a.at.address >= two_32)
+            return finding{query, show(want), show(a) + " (not below 2^32)"};
+        if (!(a.status == NDSC_OK && a.at == want)) return finding{query, show(want), show(a)};
+        return std::nullopt;
+    };
+    if (impl.locate_page) {
+        for (std::uint64_t p : pages_to_check(m, s))
+            if (auto f = judge(ask_page(impl, c.handle(), p), oracle_page(m, p),
+                               "ndsc_locate_page(" + std::to_string(p) + ")"))
+                return f;
+    }
+    if (impl.locate_shard_page && m.num_shards > 0) {
+        // The last slot of the last shard and of the last shard of the first core's block:
+        // the highest addresses of the 1D strategies.
+        const std::uint64_t last = u64(m.num_shards) - 1, k = u64(m.shard_volume) - 1;
+        const std::uint64_t block_end = std::min(u64(m.max_shards_per_core), u64(m.num_shards)) - 1;
+        for (std::uint64_t shard : {last, block_end}) {
+            const oracle::shard_home h = oracle::shard_location(m, big(shard));
+            const place want{u32(h.core.x), u32(h.core.y), u64(h.byte_address + big(k) * m.aligned_page_size)};
+            if (auto f = judge(ask_shard(impl, c.handle(), shard, k), want,
+                               "ndsc_locate_shard_page(" + std::to_string(shard) + ", " + std::to_string(k) + ")"))
+                return f;
+        }
+    }
+    return std::nullopt;
+}
+
+// ---- page_placement
+
+bool gen_placement(testkit::entropy& e, const impl_info& info, distribution_spec& out) {
+    return generate_valid(e, info, out, 256, 3);
+}
+
+std::string need_page(const impl_info& info) { return needs(info, NDSC_Q_PAGE_ID); }
+
+std::optional<finding> check_placement(const loaded_impl& impl, const distribution_spec& s) {
+    const oracle::model m = *model_of(s);
+    const created c(impl, s);
+    if (auto f = expect_accepted(c)) return f;
+    for (std::uint64_t p : pages_to_check(m, s)) {
+        const answer a = ask_page(impl, c.handle(), p);
+        const place want = oracle_page(m, p);
+        if (!(a.status == NDSC_OK && a.at == want))
+            return finding{"ndsc_locate_page(" + std::to_string(p) + ")", show(want), show(a)};
+    }
+    return std::nullopt;
+}
+
+// ---- bijectivity (structural: no placement from the oracle)
+
+std::optional<finding> check_bijectivity(const loaded_impl& impl, const distribution_spec& s) {
+    const oracle::model m = *model_of(s);
+    const created c(impl, s);
+    if (auto f = expect_accepted(c)) return f;
+    std::set<std::pair<std::uint32_t, std::uint32_t>> listed;
+    for (const auto& core : oracle::expand_cores(testkit::to_oracle(s).cores, testkit::to_oracle(s).orient))
+        listed.insert({u32(core.x), u32(core.y)});
+    const std::uint64_t base = u64(m.bank_base), aligned = u64(m.aligned_page_size);
+    const std::uint64_t end = u64(m.bank_base + m.reserved_pages_per_core * m.aligned_page_size);
+    std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint64_t>, std::uint64_t> seen;
+    const std::uint64_t n = u64(m.num_pages);
+    for (std::uint64_t p = 0; p < n; ++p) {
+        const answer a = ask_page(impl, c.handle(), p);
+        const std::string query = "ndsc_locate_page(" + std::to_string(p) + ")";
+        if (a.status != NDSC_OK) return finding{query, "a location", show(a)};
+        if (!listed.count({a.at.x, a.at.y})) return finding{query, "a core of the list", show(a)};
+        if (a.at.address < base || a.at.address >= end)
+            return finding{query, "an address in [" + std::to_string(base) + ", " + std::to_string(end) + ")", show(a)};
+        if ((a.at.address - base) % aligned != 0)
+            return finding{query, "an address bank_base + k * " + std::to_string(aligned), show(a)};
+        const auto [it, fresh] = seen.emplace(std::make_tuple(a.at.x, a.at.y, a.at.address), p);
+        if (!fresh)
+            return finding{"ndsc_locate_page(" + std::to_string(it->second) + ") and " + query,
+                           "two different locations", "both at " + show(a)};
+    }
+    return std::nullopt;
+}
+
+// ---- balance
+
+std::optional<finding> check_balance(const loaded_impl& impl, const distribution_spec& s) {
+    const oracle::model m = *model_of(s);
+    const created c(impl, s);
+    if (auto f = expect_accepted(c)) return f;
+    struct tally {
+        std::uint64_t pages = 0;
+        std::set<std::uint64_t> shards;
+    };
+    std::map<std::pair<std::uint32_t, std::uint32_t>, tally> per_core;
+    const std::uint64_t n = u64(m.num_pages);
+    for (std::uint64_t p = 0; p < n; ++p) {
+        const answer a = ask_page(impl, c.handle(), p);
+        if (a.status != NDSC_OK) return finding{"ndsc_locate_page(" + std::to_string(p) + ")", "a location", show(a)};
+        tally& t = per_core[{a.at.x, a.at.y}];
+        ++t.pages;
+        t.shards.insert(u64(oracle::locate(m, big(p)).shard_id));
+    }
+    auto counts = [](std::uint64_t pages, std::uint64_t shards) {
+        return std::to_string(pages) + " pages in " + std::to_string(shards) + " shards";
+    };
+    const std::string query = "pages and shards per core (from ndsc_locate_page of every page)";
+    for (std::size_t i = 0; i < m.cores.size(); ++i) {
+        const std::pair<std::uint32_t, std::uint32_t> key{u32(m.cores[i].x), u32(m.cores[i].y)};
+        const std::uint64_t want_pages = u64(oracle::pages_on_core(m, big(i)));
+        const std::uint64_t want_shards = u64(oracle::shards_on_core(m, big(i)));
+        const auto it = per_core.find(key);
+        const std::uint64_t got_pages = it == per_core.end() ? 0 : it->second.pages;
+        const std::uint64_t got_shards = it == per_core.end() ? 0 : it->second.shards.size();
+        if (got_pages != want_pages || got_shards != want_shards) {
+            const std::string core = "core (" + std::to_string(key.first) + "," + std::to_string(key.second) + "): ";
+            return finding{query, core + counts(want_pages, want_shards), core + counts(got_pages, got_shards)};
+        }
+        if (it != per_core.end()) per_core.erase(it);
+    }
+    if (!per_core.empty()) {
+        const auto& [key, t] = *per_core.begin();
+        const std::string core = "core (" + std::to_string(key.first) + "," + std::to_string(key.second) + "): ";
+        return finding{query, core + "no pages (not a core of the distribution)",
+                       core + counts(t.pages, t.shards.size())};
+    }
+    return std::nullopt;
+}
+
+// ---- coord_page_agreement
+
+std::string need_page_coord(const impl_info& info) { return needs(info, NDSC_Q_PAGE_ID | NDSC_Q_PAGE_COORD); }
+
+std::optional<finding> check_coord_page(const loaded_impl& impl, const distribution_spec& s) {
+    const oracle::model m = *model_of(s);
+    const created c(impl, s);
+    if (auto f = expect_accepted(c)) return f;
+    for (std::uint64_t p : pages_to_check(m, s)) {
+        const std::vector<std::uint64_t> coord = testkit::row_major_coord(p, m.tensor_pages);
+        const answer by_coord = ask_coord(impl, c.handle(), coord);
+        const answer by_page = ask_page(impl, c.handle(), p);
+        if (by_coord.status != NDSC_OK || !(by_coord == by_page))
+            return finding{"ndsc_locate_coord(" + show_list(coord) + ") vs ndsc_locate_page(" + std::to_string(p) + ")",
+                           "the same location: " + show(by_page), show(by_coord)};
+    }
+    return std::nullopt;
+}
+
+// ---- shard_addressing
+
+std::string need_shard(const impl_info& info) { return needs(info, NDSC_Q_SHARD_PAGE); }
+
+std::optional<finding> check_shard_addressing(const loaded_impl& impl, const distribution_spec& s) {
+    const oracle::model m = *model_of(s);
+    const created c(impl, s);
+    if (auto f = expect_accepted(c)) return f;
+    const std::uint64_t shards = u64(m.num_shards), volume = u64(m.shard_volume);
+    std::vector<std::uint64_t> shard_ids, positions;
+    if (shards * volume <= 4 * walk_limit) {
+        for (std::uint64_t i = 0; i < shards; ++i) shard_ids.push_back(i);
+        for (std::uint64_t k = 0; k < volume; ++k) positions.push_back(k);
+    } else {
+        testkit::random_entropy e(spec_hash(s) ^ 0x5A5AU);
+        shard_ids = {0, shards - 1};
+        positions = {0, volume - 1};
+        for (int i = 0; i < 8; ++i) {
+            shard_ids.push_back(e.between(0, shards - 1));
+            positions.push_back(e.between(0, volume - 1));
+        }
+    }
+    for (std::uint64_t shard : shard_ids) {
+        const oracle::shard_home h = oracle::shard_location(m, big(shard));
+        for (std::uint64_t k : positions) {
+            const place want{u32(h.core.x), u32(h.core.y), u64(h.byte_address + big(k) * m.aligned_page_size)};
+            const answer a = ask_shard(impl, c.handle(), shard, k);
+            if (!(a.status == NDSC_OK && a.at == want))
+                return finding{"ndsc_locate_shard_page(" + std::to_string(shard) + ", " + std::to_string(k) + ")",
+                               show(want), show(a)};
+        }
+    }
+    if (impl.locate_page) {
+        for (std::uint64_t p : pages_to_check(m, s)) {
+            const oracle::location l = oracle::locate(m, big(p));
+            const answer by_shard = ask_shard(impl, c.handle(), u64(l.shard_id), u64(l.in_shard_offset));
+            const answer by_page = ask_page(impl, c.handle(), p);
+            if (!(by_shard == by_page))
+                return finding{"ndsc_locate_shard_page(" + oracle::to_string(l.shard_id) + ", " +
+                                   oracle::to_string(l.in_shard_offset) + ") vs ndsc_locate_page(" + std::to_string(p) +
+                                   ")",
+                               "the same location: " + show(by_page), show(by_shard)};
+        }
+    }
+    return std::nullopt;
+}
+
+// ---- iteration_order
+
+std::string need_core_pages(const impl_info& info) { return needs(info, NDSC_Q_CORE_PAGES); }
+
+std::optional<finding> check_iteration(const loaded_impl& impl, const distribution_spec& s) {
+    const oracle::model m = *model_of(s);
+    const created c(impl, s);
+    if (auto f = expect_accepted(c)) return f;
+    const std::uint64_t n = u64(m.num_pages);
+    for (std::size_t i = 0; i < m.cores.size(); ++i) {
+        const std::uint32_t x = u32(m.cores[i].x), y = u32(m.cores[i].y);
+        std::vector<std::uint64_t> want;
+        for (const big& p : oracle::local_pages(m, big(i))) want.push_back(u64(p));
+        const std::string query = "ndsc_core_pages(" + std::to_string(x) + ", " + std::to_string(y) + ")";
+        const core_list got = ask_core_pages(impl, c.handle(), x, y, want.size(), 4 * n + 64);
+        if (got.status == -1000)
+            return finding{query, show_list(want),
+                           "a count of " + std::to_string(got.pages[0]) + " above the capacity"};
+        if (got.status != NDSC_OK) return finding{query, show_list(want), status_name(got.status)};
+        if (got.pages != want) return finding{query, show_list(want), show_list(got.pages)};
+        if (impl.locate_page) {
+            // Device order: the pages' addresses ascend, all on this core.
+            std::uint64_t last = 0;
+            for (std::size_t j = 0; j < got.pages.size(); ++j) {
+                const answer a = ask_page(impl, c.handle(), got.pages[j]);
+                if (a.status != NDSC_OK || a.at.x != x || a.at.y != y || (j > 0 && a.at.address <= last))
+                    return finding{query + " then ndsc_locate_page(" + std::to_string(got.pages[j]) + ")",
+                                   "on core (" + std::to_string(x) + "," + std::to_string(y) + ") above address " +
+                                       std::to_string(last),
+                                   show(a)};
+                last = a.at.address;
+            }
+        }
+    }
+    return std::nullopt;
+}
+
+// ---- interleaved_equivalence
+
+std::string need_interleaved(const impl_info& info) {
+    if (auto missing = needs(info, NDSC_Q_PAGE_ID); !missing.empty()) return missing;
+    if (!info.has_strategy(NDSC_ROUND_ROBIN_1D))
+        return "needs round_robin_1d, which the implementation does not declare";
+    if (!info.has_page_kind(NDSC_PAGES) && !info.has_page_kind(NDSC_ROW_MAJOR_PAGES))
+        return "needs page kind pages or row_major, which the implementation does not declare";
+    return "";
+}
+
+bool gen_interleaved(testkit::entropy& e, const impl_info& info, distribution_spec& out) {
+    distribution_spec s;
+    const auto rank = static_cast<std::size_t>(e.between(info.min_rank, info.max_rank));
+    const std::uint64_t per_dim = rank <= 1 ? 64 : rank == 2 ? 12 : rank == 3 ? 5 : 3;
+    std::uint64_t volume = 1;
+    for (std::size_t d = 0; d < rank; ++d) {
+        const std::uint64_t extent = e.between(1, per_dim);
+        s.tensor.push_back(extent);
+        volume *= extent;
+    }
+    (void)volume;
+    const std::size_t shard_rank = e.chance(30) ? static_cast<std::size_t>(e.between(1, rank)) : rank;
+    for (std::size_t d = 0; d < shard_rank; ++d) s.shard.push_back(1);
+    const auto banks = static_cast<std::uint32_t>(e.between(1, 12));
+    s.orient = e.chance(50) ? orientation::col_major : orientation::row_major;
+    switch (e.between(0, 2)) {
+        case 0:
+            s.cores = {{{0, 0}, {banks - 1, 0}}};
+            break;
+        case 1: {
+            const auto x = static_cast<std::uint32_t>(e.between(1, 4));
+            s.cores = {{{0, 0}, {x - 1, static_cast<std::uint32_t>((banks + x - 1) / x - 1)}}};
+            break;
+        }
+        default: {
+            std::set<std::pair<std::uint32_t, std::uint32_t>> used;
+            for (std::uint32_t i = 0; i < banks * 3 && used.size() < banks; ++i) {
+                const auto x = static_cast<std::uint32_t>(e.between(0, 7)),
+                           y = static_cast<std::uint32_t>(e.between(0, 7));
+                if (used.insert({x, y}).second) s.cores.push_back({{x, y}, {x, y}});
+            }
+        }
+    }
+    s.element_size = e.pick<std::uint64_t>({1, 2, 32, 100});
+    s.alignment = e.pick<std::uint64_t>({1, 1, 16, 32});
+    s.bank_base = e.chance(30) ? e.between(0, 1024) * 32 : 0;
+    if (!info.has_page_kind(NDSC_PAGES)) {
+        // A row of one element per page: still one page per shard.
+        s.page.kind = page_kind::row_major;
+        s.shard.back() = 1;
+    }
+    if (!in_domain(s, info) || !model_of(s)) return false;
+    out = std::move(s);
+    return true;
+}
+
+bool fits_interleaved(const distribution_spec& s, const impl_info& info) {
+    if (!in_domain(s, info) || s.strat != strategy::round_robin_1d) return false;
+    const auto m = model_of(s);
+    if (!m || !small_model(*m)) return false;
+    return std::all_of(m->shard_pages.begin(), m->shard_pages.end(), [](const big& d) { return d == 1; });
+}
+
+std::optional<finding> check_interleaved(const loaded_impl& impl, const distribution_spec& s) {
+    const oracle::model m = *model_of(s);
+    const created c(impl, s);
+    if (auto f = expect_accepted(c)) return f;
+    const big banks(m.cores.size());
+    const std::uint64_t n = u64(m.num_pages);
+    for (std::uint64_t p = 0; p < n; ++p) {
+        const oracle::bank_offset b = oracle::interleaved(big(p), banks);
+        const auto& core = m.cores[static_cast<std::size_t>(b.bank)];
+        const place want{u32(core.x), u32(core.y), u64(m.bank_base + b.offset * m.aligned_page_size)};
+        const answer a = ask_page(impl, c.handle(), p);
+        if (!(a.status == NDSC_OK && a.at == want))
+            return finding{
+                "ndsc_locate_page(" + std::to_string(p) + ")",
+                show(want) + " (bank " + oracle::to_string(b.bank) + ", offset " + oracle::to_string(b.offset) + ")",
+                show(a)};
+    }
+    return std::nullopt;
+}
+
+// ---- legacy_equivalence
+
+enum class legacy { none, height, width, block };
+
+std::string need_legacy(const impl_info& info) {
+    if (auto missing = needs(info, NDSC_Q_PAGE_ID); !missing.empty()) return missing;
+    if (!info.has_page_kind(NDSC_PAGES)) return "needs page kind pages, which the implementation does not declare";
+    if (info.max_rank < 2) return "needs rank 2 or more, which the implementation does not declare";
+    if ((info.strategies & 0x7U) == 0) return "needs a strategy";
+    return "";
+}
+
+// Which legacy layout an ND spec spells (shapes in pages, shard rank 2).
+legacy classify(const distribution_spec& s, const oracle::model& m) {
+    if (s.page.kind != page_kind::pages || s.tensor.rank() < 2 || s.shard.rank() != 2) return legacy::none;
+    const big H = m.folded_tensor[0], W = m.folded_tensor[1];
+    if (s.strat == strategy::grid_2d) return s.cores.size() == 1 ? legacy::block : legacy::none;
+    if (big(m.cores.size()) < m.num_shards) return legacy::none;  // legacy never puts two shards on a core
+    if (big(s.shard[1]) == W) return legacy::height;
+    if (big(s.shard[0]) == H) return legacy::width;
+    return legacy::none;
+}
+
+bool gen_legacy(testkit::entropy& e, const impl_info& info, distribution_spec& out) {
+    const bool one_d = info.has_strategy(NDSC_ROUND_ROBIN_1D) || info.has_strategy(NDSC_CONTIGUOUS_1D);
+    const bool block = info.has_strategy(NDSC_GRID_2D);
+    const std::uint32_t lo = std::max<std::uint32_t>(2, info.min_rank), hi = std::min<std::uint32_t>(4, info.max_rank);
+    if (lo > hi || (!one_d && !block)) return false;
+    distribution_spec s;
+    const auto rank = static_cast<std::size_t>(e.between(lo, hi));
+    std::uint64_t H = 1;
+    for (std::size_t d = 0; d + 1 < rank; ++d) {
+        const std::uint64_t extent = e.between(1, d + 2 == rank ? 8 : 3);
+        s.tensor.push_back(extent);
+        H *= extent;
+    }
+    const std::uint64_t W = e.between(1, 8);
+    s.tensor.push_back(W);
+    const std::uint64_t kind = !one_d ? 2 : !block ? e.between(0, 1) : e.between(0, 2);
+    s.orient = e.chance(50) ? orientation::col_major : orientation::row_major;
+    auto line_of_cores = [&](std::uint64_t n) {
+        if (e.chance(50)) {
+            s.cores = {{{0, 0}, {static_cast<std::uint32_t>(n - 1), 0}}};
+        } else {
+            const auto x = static_cast<std::uint32_t>(e.between(1, 4));
+            s.cores = {{{0, 0}, {x - 1, static_cast<std::uint32_t>((n + x - 1) / x - 1)}}};
+        }
+    };
+    if (kind == 0) {  // HEIGHT
+        const std::uint64_t sh = e.between(1, H);
+        s.shard = {sh, W};
+        line_of_cores((H + sh - 1) / sh + e.between(0, 2));
+    } else if (kind == 1) {  // WIDTH
+        const std::uint64_t sw = e.between(1, W);
+        s.shard = {H, sw};
+        line_of_cores((W + sw - 1) / sw + e.between(0, 2));
+    } else {  // BLOCK
+        const std::uint64_t sh = e.between(1, H), sw = e.between(1, W);
+        s.shard = {sh, sw};
+        const std::uint64_t gh = (H + sh - 1) / sh, gw = (W + sw - 1) / sw;
+        const bool rows = s.orient == orientation::row_major;
+        const auto x0 = static_cast<std::uint32_t>(e.chance(30) ? e.between(1, 3) : 0);
+        const auto y0 = static_cast<std::uint32_t>(e.chance(30) ? e.between(1, 3) : 0);
+        const auto w = static_cast<std::uint32_t>((rows ? gw : gh) + e.between(0, 1));
+        const auto h = static_cast<std::uint32_t>((rows ? gh : gw) + e.between(0, 1));
+        s.cores = {{{x0, y0}, {x0 + w - 1, y0 + h - 1}}};
+        s.strat = strategy::grid_2d;
+    }
+    if (kind != 2)
+        s.strat = info.has_strategy(NDSC_ROUND_ROBIN_1D) ? strategy::round_robin_1d : strategy::contiguous_1d;
+    s.element_size = e.pick<std::uint64_t>({1, 2, 32, 2048});
+    s.alignment = e.pick<std::uint64_t>({1, 1, 16, 32});
+    s.bank_base = e.chance(30) ? e.between(0, 1024) * 32 : 0;
+    const auto m = model_of(s);
+    if (!in_domain(s, info) || !m || classify(s, *m) == legacy::none) return false;
+    out = std::move(s);
+    return true;
+}
+
+bool fits_legacy(const distribution_spec& s, const impl_info& info) {
+    if (!in_domain(s, info)) return false;
+    const auto m = model_of(s);
+    return m && small_model(*m) && classify(s, *m) != legacy::none;
+}
+
+std::optional<finding> check_legacy(const loaded_impl& impl, const distribution_spec& s) {
+    const oracle::model m = *model_of(s);
+    const created c(impl, s);
+    if (auto f = expect_accepted(c)) return f;
+    const legacy kind = classify(s, m);
+    const big H = m.folded_tensor[0], W = m.folded_tensor[1];
+    const oracle::spec os = testkit::to_oracle(s);
+    const std::vector<oracle::core_xy> list = oracle::expand_cores(os.cores, os.orient);
+    const std::uint64_t n = u64(m.num_pages);
+    for (std::uint64_t p = 0; p < n; ++p) {
+        const big r = big(p) / W, col = big(p) % W;
+        oracle::legacy_place lp;
+        oracle::core_xy core;
+        const char* name = "HEIGHT";
+        if (kind == legacy::height) {
+            lp = oracle::legacy_height(r, col, H, W, big(s.shard[0]));
+            core = list[static_cast<std::size_t>(lp.core_index)];
+        } else if (kind == legacy::width) {
+            name = "WIDTH";
+            lp = oracle::legacy_width(r, col, H, W, big(s.shard[1]));
+            core = list[static_cast<std::size_t>(lp.core_index)];
+        } else {
+            name = "BLOCK";
+            lp = oracle::legacy_block(r, col, H, W, big(s.shard[0]), big(s.shard[1]), os.orient, os.cores[0], &core);
+        }
+        const place want{u32(core.x), u32(core.y), u64(m.bank_base + lp.offset * m.aligned_page_size)};
+        const answer a = ask_page(impl, c.handle(), p);
+        if (!(a.status == NDSC_OK && a.at == want))
+            return finding{"ndsc_locate_page(" + std::to_string(p) + ")",
+                           show(want) + " (" + name + ": row " + oracle::to_string(r) + ", column " +
+                               oracle::to_string(col) + ", offset " + oracle::to_string(lp.offset) + ")",
+                           show(a)};
+    }
+    return std::nullopt;
+}
+
+// ---- determinism
+
+std::optional<finding> check_determinism(const loaded_impl& impl, const distribution_spec& s) {
+    const oracle::model m = *model_of(s);
+    auto first_spec = std::make_unique<abi_spec>(s);
+    const created first(impl, *first_spec);
+    if (auto f = expect_accepted(first)) return f;
+    first_spec->scribble();
+    first_spec.reset();
+    const abi_spec second_spec(s);
+    const created second(impl, second_spec);
+    if (auto f = expect_accepted(second)) return f;
+    for (std::uint64_t p : pages_to_check(m, s)) {
+        const answer a = ask_page(impl, first.handle(), p);
+        const answer b = ask_page(impl, second.handle(), p);
+        if (!(a == b))
+            return finding{"ndsc_locate_page(" + std::to_string(p) +
+                               ") on two handles of the spec (the first one's "
+                               "ndsc_spec overwritten after ndsc_create)",
+                           show(b) + " on both", show(a) + " on the first"};
+    }
+    return std::nullopt;
+}
+
+// ---- out_of_range
+
+std::string need_any_query(const impl_info& info) {
+    return info.queries ? "" : "needs a query, and the implementation declares none";
+}
+
+std::optional<finding> check_out_of_range(const loaded_impl& impl, const distribution_spec& s) {
+    const oracle::model m = *model_of(s);
+    const created c(impl, s);
+    if (auto f = expect_accepted(c)) return f;
+    const std::string want = status_name(NDSC_OUT_OF_RANGE);
+    auto bad = [&](const answer& a, std::string query) -> std::optional<finding> {
+        if (a.status == NDSC_OUT_OF_RANGE) return std::nullopt;
+        return finding{std::move(query), want, show(a)};
+    };
+    if (impl.locate_page) {
+        const std::uint64_t n = u64(m.num_pages);
+        if (auto f = bad(ask_page(impl, c.handle(), n), "ndsc_locate_page(" + std::to_string(n) + "), the page count"))
+            return f;
+    }
+    if (impl.locate_coord) {
+        for (std::size_t d = 0; d < m.tensor_pages.size(); ++d) {
+            std::vector<std::uint64_t> coord(m.tensor_pages.size(), 0);
+            coord[d] = u64(m.tensor_pages[d]);
+            if (auto f = bad(ask_coord(impl, c.handle(), coord), "ndsc_locate_coord(" + show_list(coord) + ")"))
+                return f;
+        }
+    }
+    if (impl.locate_shard_page) {
+        const std::uint64_t shards = u64(m.num_shards), volume = u64(m.shard_volume);
+        if (auto f = bad(ask_shard(impl, c.handle(), shards, 0),
+                         "ndsc_locate_shard_page(" + std::to_string(shards) + ", 0), the shard count"))
+            return f;
+        if (shards > 0)
+            if (auto f = bad(ask_shard(impl, c.handle(), 0, volume),
+                             "ndsc_locate_shard_page(0, " + std::to_string(volume) + "), the shard volume"))
+                return f;
+    }
+    if (impl.core_pages) {
+        std::uint32_t x = 0;
+        for (const auto& r : s.cores) x = std::max(x, r.end.x);
+        if (x < UINT32_MAX) {
+            ++x;
+            const core_list got = ask_core_pages(impl, c.handle(), x, 0, 0, 0);
+            if (got.status != NDSC_OUT_OF_RANGE)
+                return finding{
+                    "ndsc_core_pages(" + std::to_string(x) + ", 0), a core not in the list", want,
+                    got.status == NDSC_OK ? "NDSC_OK with " + show_list(got.pages) : status_name(got.status)};
+        }
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+void set_query_buffer(char* buffer, std::size_t size) noexcept {
+    if (buffer && size > 1) {
+        query_buffer = buffer;
+        query_size = size;
+    } else {
+        query_buffer = local_query;
+        query_size = sizeof local_query;
+    }
+    query_buffer[0] = '\0';
+}
+
+std::string current_query() { return std::string(query_buffer, ::strnlen(query_buffer, query_size)); }
+
+const std::vector<law>& all_laws() {
+    static const std::vector<law> laws = {
+        {"acceptance", "accept/reject agrees with the oracle (the reason may differ)", always_available, gen_acceptance,
+         fits_any, check_acceptance, retarget_address},
+        {"address_limit_32bit", "specs whose largest address reaches 2^32 are rejected; accepted ones stay below",
+         always_available, gen_address_limit, fits_any, check_address_limit, retarget_address},
+        {"page_placement", "ndsc_locate_page equals the oracle", need_page, gen_placement, fits_valid, check_placement,
+         retarget_address},
+        {"bijectivity", "distinct pages at distinct (core, address), inside the buffer, aligned, on a listed core",
+         need_page, gen_small, fits_small_valid, check_bijectivity, retarget_address},
+        {"balance", "per-core page and shard counts are the strategy's counts", need_page, gen_small, fits_small_valid,
+         check_balance, retarget_address},
+        {"coord_page_agreement", "ndsc_locate_coord(coordinate of p) == ndsc_locate_page(p)", need_page_coord,
+         gen_small, fits_small_valid, check_coord_page, retarget_address},
+        {"shard_addressing", "ndsc_locate_shard_page(s, k) is the oracle's slot; agrees with ndsc_locate_page",
+         need_shard, gen_small, fits_small_valid, check_shard_addressing, retarget_address},
+        {"iteration_order", "ndsc_core_pages(c) is the oracle's real pages of c in device order", need_core_pages,
+         gen_small, fits_small_valid, check_iteration, retarget_address},
+        {"interleaved_equivalence", "every shard dim 1: page i -> bank i % B, offset i / B", need_interleaved,
+         gen_interleaved, fits_interleaved, check_interleaved, retarget_address},
+        {"legacy_equivalence", "HEIGHT / WIDTH / BLOCK specs agree with the legacy formulas", need_legacy, gen_legacy,
+         fits_legacy, check_legacy, retarget_address},
+        {"determinism", "two handles of one spec answer alike; the spec is not read after ndsc_create", need_page,
+         gen_small, fits_small_valid, check_determinism, retarget_address},
+        {"out_of_range", "a page, coordinate, shard slot or core outside the spec is NDSC_OUT_OF_RANGE", need_any_query,
+         gen_small, fits_small_valid, check_out_of_range, retarget_address},
+    };
+    return laws;
+}
+
+const law* find_law(std::string_view name) {
+    for (const law& l : all_laws())
+        if (name == l.name) return &l;
+    return nullptr;
+}
+
+}  // namespace ndshard::conform

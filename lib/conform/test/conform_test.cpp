@@ -1,0 +1,119 @@
+// The runner against its test implementation (test/testimpl.cpp): the correct one passes
+// every law; each planted defect fails the law that must catch it, with a small shrunk
+// counterexample; crashes and hangs are failures and the run goes on.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <iostream>
+#include <sstream>
+
+#include "ndshard/conform/runner.hpp"
+
+namespace ndshard::conform {
+namespace {
+
+run_report run_with(const char* defect, const std::string& laws, std::uint64_t cases = 150,
+                    std::uint32_t timeout_ms = 2000) {
+    if (defect) ::setenv("NDSC_TESTIMPL_DEFECT", defect, 1);
+    else ::unsetenv("NDSC_TESTIMPL_DEFECT");
+    run_options o;
+    o.impl_path = NDSC_TESTIMPL;
+    o.cases = cases;
+    o.seed = 7;
+    o.law_filter = laws;
+    o.timeout_ms = timeout_ms;
+    run_report r = run_conformance(o);
+    ::unsetenv("NDSC_TESTIMPL_DEFECT");
+    return r;
+}
+
+const law_result& result(const run_report& r, const std::string& name) {
+    for (const law_result& l : r.laws)
+        if (l.name == name) return l;
+    throw std::runtime_error("no law " + name);
+}
+
+void expect_small_failure(const run_report& r, const std::string& name) {
+    const law_result& l = result(r, name);
+    std::ostringstream text;
+    write_text(r, text);
+    std::cout << text.str();
+    ASSERT_EQ(l.status, law_status::failed) << name;
+    ASSERT_TRUE(l.example.has_value());
+    EXPECT_LE(l.example->rank, 3U) << l.example->spec;
+    EXPECT_LE(l.example->pages, 64U) << l.example->spec;
+    EXPECT_NE(l.replay.find("--law '^" + name + "$'"), std::string::npos) << l.replay;
+}
+
+TEST(Conform, CorrectImplementationPassesEveryLaw) {
+    const run_report r = run_with(nullptr, "", 60);
+    EXPECT_EQ(r.impl.name, "conform-testimpl");
+    for (const law_result& l : r.laws) EXPECT_EQ(l.status, law_status::passed) << l.name << ": " << l.reason;
+    EXPECT_EQ(r.count(law_status::failed), 0U);
+    std::ostringstream text;
+    write_text(r, text);
+    EXPECT_NE(text.str().find("PASS page_placement (60 cases)"), std::string::npos) << text.str();
+    EXPECT_NE(text.str().find(std::to_string(r.laws.size()) + " passed, 0 failed, 0 skipped"), std::string::npos);
+}
+
+TEST(Conform, ColumnMajorIgnored) {
+    expect_small_failure(run_with("col_major_ignored", "^page_placement$"), "page_placement");
+}
+TEST(Conform, ContiguousDealtRoundRobin) { expect_small_failure(run_with("contiguous_as_rr", "^balance$"), "balance"); }
+TEST(Conform, DuplicateCoreDeduplicated) {
+    expect_small_failure(run_with("dedup_cores", "^acceptance$"), "acceptance");
+}
+TEST(Conform, AcceptsInvalid) { expect_small_failure(run_with("accept_invalid", "^acceptance$"), "acceptance"); }
+TEST(Conform, IteratorSkipsLast) {
+    expect_small_failure(run_with("iter_skip_last", "^iteration_order$"), "iteration_order");
+}
+
+TEST(Conform, WrapAt32Bits) {
+    const run_report r = run_with("wrap32", "^address_limit_32bit$", 300);
+    expect_small_failure(r, "address_limit_32bit");
+}
+
+TEST(Conform, CrashIsAFailureAndTheRunGoesOn) {
+    const run_report r = run_with("crash", "^(page_placement|acceptance)$");
+    expect_small_failure(r, "page_placement");
+    // A plain build sees the signal; under AddressSanitizer its SEGV handler reports and exits.
+    const std::string& got = result(r, "page_placement").example->what.got;
+    EXPECT_TRUE(got.find("crashed: signal 11 (SIGSEGV)") != std::string::npos ||
+                got.find("exited with status") != std::string::npos)
+        << got;
+    EXPECT_EQ(result(r, "page_placement").example->what.query, "ndsc_locate_page(3)");
+    EXPECT_EQ(result(r, "acceptance").status, law_status::passed);
+}
+
+TEST(Conform, HangIsAFailure) {
+    const run_report r = run_with("hang", "^page_placement$", 100, 300);
+    expect_small_failure(r, "page_placement");
+    // Shrinking a hang waits a quarter of the timeout, at least 250 ms.
+    EXPECT_EQ(result(r, "page_placement").example->what.got, "timed out after 250 ms");
+    EXPECT_EQ(result(r, "page_placement").example->what.query, "ndsc_locate_page(5)");
+}
+
+TEST(Conform, JsonReport) {
+    const run_report r = run_with("col_major_ignored", "^(page_placement|interleaved_equivalence)$", 60);
+    std::ostringstream json;
+    write_json(r, json);
+    const std::string s = json.str();
+    EXPECT_NE(s.find("\"status\":\"failed\""), std::string::npos) << s;
+    EXPECT_NE(s.find("\"counterexample\":{\"spec\":\"--tensor"), std::string::npos) << s;
+    EXPECT_NE(s.find("\"passed\":0,\"failed\":2,\"skipped\":0}"), std::string::npos) << s;
+}
+
+TEST(Conform, BadFilterAndBadImpl) {
+    run_options o;
+    o.impl_path = NDSC_TESTIMPL;
+    o.law_filter = "nolaw";
+    EXPECT_THROW(run_conformance(o), std::invalid_argument);
+    o.law_filter = "(";
+    EXPECT_THROW(run_conformance(o), std::invalid_argument);
+    o.law_filter = "";
+    o.impl_path = "/nonexistent/libimpl.so";
+    EXPECT_THROW(run_conformance(o), load_error);
+}
+
+}  // namespace
+}  // namespace ndshard::conform
