@@ -16,6 +16,7 @@
 #include <vector>
 
 #include <ndshard/args.hpp>
+#include <ndshard/testkit/arg_words.hpp>
 #include <ndshard/testkit/entropy.hpp>
 #include <ndshard/testkit/spec_gen.hpp>
 
@@ -172,19 +173,24 @@ inline std::vector<std::uint32_t> runtime_words(const raw_args& a) {
         for (const auto& [bank, word] : a.overrides)
             if (n > 0) rt[first + bank % n] = word;
     }
-    rt.push_back(checksum_state{}.add_all(kind_words(a.kind)).add_all(rt).value());
+    rt.push_back(testkit::arg_words::checksum(kind_words(a.kind), rt));  // as documented, not the library's
     return rt;
 }
 
 inline void damage_words(const damage& d, std::vector<std::uint32_t>& words) {
     const std::uint32_t what = d.what == 0 ? 1 : d.what;
     switch (corruption_of(d.choice)) {
-        case corruption::none: break;
+        case corruption::none:
+            break;
         case corruption::flip:
             if (!words.empty()) words[d.where % words.size()] ^= what;
             break;
-        case corruption::truncate: words.resize(words.empty() ? 0 : d.where % words.size()); break;
-        case corruption::append: words.push_back(d.what); break;
+        case corruption::truncate:
+            words.resize(words.empty() ? 0 : d.where % words.size());
+            break;
+        case corruption::append:
+            words.push_back(d.what);
+            break;
         case corruption::checksum:
             if (!words.empty()) words.back() += what;
             break;

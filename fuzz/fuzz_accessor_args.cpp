@@ -20,6 +20,8 @@
 
 #include <ndshard/ndshard.hpp>
 #include <ndshard/oracle/oracle.hpp>
+#include <ndshard/testkit/arg_words.hpp>
+#include <ndshard/testkit/coords.hpp>
 #include <ndshard/testkit/entropy.hpp>
 #include <ndshard/testkit/oracle_bridge.hpp>
 #include <ndshard/testkit/spec_gen.hpp>
@@ -35,60 +37,19 @@ using big = oracle::big;
 
 constexpr std::uint32_t iterate_page_limit = 2048;
 constexpr std::uint64_t enumerate_limit = 512;
-constexpr std::uint32_t max_banks = 65536;
 
 std::string str(const big& v) { return oracle::to_string(v); }
 
-// --- the word format, read independently of args.hpp / accessor.hpp -----------------
+// --- the words as the format documents them (testkit/arg_words.hpp) -----------------
 
-struct parsed_args {
-    std::uint32_t rank = 0, banks = 0;
-    bool contiguous = false;
-    std::vector<std::uint32_t> tensor, shard, coords;
-};
-
-// The checksum as args.hpp documents it: word i of a then b goes to FNV-1a lane i % 4,
-// and the value is FNV-1a over the four lane states.
-std::uint32_t fnv(const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b, std::size_t b_count) {
-    std::uint32_t lane[4] = {2166136261U, 2166136261U, 2166136261U, 2166136261U};
-    std::size_t i = 0;
-    for (std::uint32_t w : a) lane[i % 4] = (lane[i % 4] ^ w) * 16777619U, ++i;
-    for (std::size_t k = 0; k < b_count; ++k) lane[i % 4] = (lane[i % 4] ^ b[k]) * 16777619U, ++i;
-    std::uint32_t h = 2166136261U;
-    for (std::uint32_t l : lane) h = (h ^ l) * 16777619U;
-    return h;
-}
-
-// config [rank]  |  [rank] banks tensor shard coords checksum (kind words are well formed).
-std::optional<parsed_args> reference_parse(const std::vector<std::uint32_t>& ct, const std::vector<std::uint32_t>& rt) {
-    parsed_args p;
-    p.contiguous = (ct[0] & (1U << 8)) != 0;
-    std::size_t i = 0;
-    if (ct.size() == 2) {
-        p.rank = ct[1];
-    } else {
-        if (rt.empty()) return std::nullopt;
-        p.rank = rt[i++];
-    }
-    if (p.rank < 1 || p.rank > 8) return std::nullopt;
-    if (i >= rt.size()) return std::nullopt;
-    p.banks = rt[i++];
-    if (p.banks > max_banks) return std::nullopt;
-    if (rt.size() != i + 2 * std::size_t{p.rank} + p.banks + 1) return std::nullopt;
-    p.tensor.assign(rt.begin() + static_cast<std::ptrdiff_t>(i), rt.begin() + static_cast<std::ptrdiff_t>(i + p.rank));
-    i += p.rank;
-    p.shard.assign(rt.begin() + static_cast<std::ptrdiff_t>(i), rt.begin() + static_cast<std::ptrdiff_t>(i + p.rank));
-    i += p.rank;
-    p.coords.assign(rt.begin() + static_cast<std::ptrdiff_t>(i), rt.begin() + static_cast<std::ptrdiff_t>(i + p.banks));
-    i += p.banks;
-    if (fnv(ct, rt, i) != rt[i]) return std::nullopt;
-    return p;
-}
+namespace arg_words = testkit::arg_words;
+using parsed_args = arg_words::fields;
 
 // The spec the words stand for: shapes in pages, the aligned page size as the page size,
 // and distinct stand-in cores (the words' own coordinates may repeat: a device does not
 // care, the oracle would reject them).
-oracle::spec oracle_spec(const parsed_args& p, std::uint32_t cores, std::uint32_t base, std::uint32_t page_size) {
+oracle::spec oracle_spec(const parsed_args& p, bool contiguous, std::uint32_t cores, std::uint32_t base,
+                         std::uint32_t page_size) {
     oracle::spec s;
     for (std::uint32_t d = 0; d < p.rank; ++d) {
         s.tensor.emplace_back(p.tensor[d]);
@@ -100,7 +61,7 @@ oracle::spec oracle_spec(const parsed_args& p, std::uint32_t cores, std::uint32_
     const std::uint32_t rows = cores / 256, rest = cores % 256;
     if (rows > 0) s.cores.push_back({0, 0, 255, rows - 1});
     if (rest > 0) s.cores.push_back({0, rows, rest - 1, rows});
-    s.strat = p.contiguous ? oracle::strategy::contiguous_1d : oracle::strategy::round_robin_1d;
+    s.strat = contiguous ? oracle::strategy::contiguous_1d : oracle::strategy::round_robin_1d;
     s.bank_base = base;
     return s;
 }
@@ -114,14 +75,15 @@ struct expectation {
 expectation expect(const std::vector<std::uint32_t>& ct, const std::vector<std::uint32_t>& rt, std::uint32_t base,
                    std::uint32_t page_size) {
     expectation x;
-    x.parsed = reference_parse(ct, rt);
-    if (!x.parsed) {
+    const std::optional<arg_words::read_words> read = arg_words::read(ct, rt);
+    if (!read) {
         x.why = "malformed words";
         return x;
     }
+    x.parsed = read->args;
     // No banks is fine when there is nothing to place: judge the rest with one bank.
     const std::uint32_t cores = x.parsed->banks == 0 ? 1 : x.parsed->banks;
-    oracle::verdict v = oracle::evaluate(oracle_spec(*x.parsed, cores, base, page_size));
+    oracle::verdict v = oracle::evaluate(oracle_spec(*x.parsed, read->contiguous(), cores, base, page_size));
     if (!v.accepted) {
         x.why = v.rule + ": " + v.message;
         return x;
@@ -160,28 +122,17 @@ void with_accessor(std::uint64_t kind, std::span<const std::uint32_t> rt, std::u
     [&]<std::uint32_t... R>(std::integer_sequence<std::uint32_t, R...>) {
         if (kind_contiguous(kind)) (build_rank_static<R + 1, true>(rank, rt, base, page, f), ...);
         else (build_rank_static<R + 1, false>(rank, rt, base, page, f), ...);
-    }(std::make_integer_sequence<std::uint32_t, 8>{});
+    }
+    (std::make_integer_sequence<std::uint32_t, 8>{});
 }
 
 // --- an accepted accessor against the oracle ----------------------------------------------
 
-std::vector<std::uint32_t> coordinate_of(std::uint64_t id, const std::vector<big>& shape) {
-    std::vector<std::uint32_t> c(shape.size());
-    for (std::size_t d = shape.size(); d-- > 0;) {
-        const auto extent = static_cast<std::uint64_t>(shape[d]);
-        c[d] = static_cast<std::uint32_t>(id % extent);
-        id /= extent;
-    }
-    return c;
-}
-
-core_coord unpack(std::uint32_t w) { return {w >> 16, w & 0xFFFFU}; }
-
 template <class A>
 void check_accessor(const A& a, const parsed_args& p, const oracle::model& m, std::uint32_t page_size,
                     testkit::entropy& e) {
-    NDSHARD_FUZZ_CHECK(a.rank() == p.rank && a.num_banks() == p.banks, "accessor rank " << a.rank() << " banks "
-                                                                                         << a.num_banks());
+    NDSHARD_FUZZ_CHECK(a.rank() == p.rank && a.num_banks() == p.banks,
+                       "accessor rank " << a.rank() << " banks " << a.num_banks());
     NDSHARD_FUZZ_CHECK(big(a.num_pages()) == m.num_pages && big(a.num_shards()) == m.num_shards &&
                            big(a.shard_volume()) == m.shard_volume &&
                            big(a.max_shards_per_core()) == m.max_shards_per_core,
@@ -191,7 +142,7 @@ void check_accessor(const A& a, const parsed_args& p, const oracle::model& m, st
                                                 << str(m.shard_volume) << " " << str(m.max_shards_per_core));
     if (p.banks > 0) {
         for (std::uint32_t b : {std::uint32_t{0}, p.banks - 1, static_cast<std::uint32_t>(e.between(0, p.banks - 1))})
-            NDSHARD_FUZZ_CHECK(a.bank_coord(b) == unpack(p.coords[b]), "bank " << b << " coordinate");
+            NDSHARD_FUZZ_CHECK(a.bank_coord(b) == p.coords[b], "bank " << b << " coordinate");
     }
     const std::uint32_t pages = a.num_pages();
     if (pages == 0) return;
@@ -208,15 +159,15 @@ void check_accessor(const A& a, const parsed_args& p, const oracle::model& m, st
                            "page " << page << " byte " << byte << ": address " << a.bank_address(bo.page_offset, byte)
                                    << "; oracle " << str(loc.byte_address + byte));
         const noc_addr n = a.get_noc_addr(page, byte);
-        const core_coord c = unpack(p.coords[bo.bank]);
+        const core_coord c = p.coords[bo.bank];
         NDSHARD_FUZZ_CHECK(n.x == c.x && n.y == c.y && n.addr == a.bank_address(bo.page_offset, byte),
                            "page " << page << " NoC address (" << n.x << "," << n.y << ") " << n.addr);
         NDSHARD_FUZZ_CHECK(a.is_local_page(page, c), "page " << page << " is not local to its bank's core");
-        const std::vector<std::uint32_t> coord = coordinate_of(page, m.tensor_pages);
+        const std::vector<std::uint64_t> coord = testkit::row_major_coord(page, m.tensor_pages);
         NDSHARD_FUZZ_CHECK(a.get_bank_and_offset_at(coord) == bo, "page " << page << " by coordinate");
         NDSHARD_FUZZ_CHECK(a.get_noc_addr_at(coord, byte) == n, "page " << page << " NoC address by coordinate");
-        NDSHARD_FUZZ_CHECK(big(a.shard_id_at(coordinate_of(static_cast<std::uint64_t>(loc.shard_id), m.grid))) ==
-                               loc.shard_id,
+        NDSHARD_FUZZ_CHECK(big(a.shard_id_at(testkit::row_major_coord(static_cast<std::uint64_t>(loc.shard_id),
+                                                                      m.grid))) == loc.shard_id,
                            "shard id of shard coordinate " << str(loc.shard_id));
     }
     const std::uint32_t shards = a.num_shards();
@@ -228,9 +179,9 @@ void check_accessor(const A& a, const parsed_args& p, const oracle::model& m, st
                                     << "; oracle core " << str(home.core_index) << " offset "
                                     << str(home.device_offset));
         NDSHARD_FUZZ_CHECK(big(a.get_shard_noc_addr(s).addr) == home.byte_address, "shard " << s << " address");
-        NDSHARD_FUZZ_CHECK(a.get_shard_noc_addr_at(coordinate_of(s, m.grid)) == a.get_shard_noc_addr(s),
+        NDSHARD_FUZZ_CHECK(a.get_shard_noc_addr_at(testkit::row_major_coord(s, m.grid)) == a.get_shard_noc_addr(s),
                            "shard " << s << " address by coordinate");
-        NDSHARD_FUZZ_CHECK(a.is_local_shard(s, unpack(p.coords[bo.bank])), "shard " << s << " locality");
+        NDSHARD_FUZZ_CHECK(a.is_local_shard(s, p.coords[bo.bank]), "shard " << s << " locality");
         if (m.shard_volume <= enumerate_limit) {
             const std::vector<big> expect = oracle::pages_of_shard(m, big(s));
             std::size_t k = 0;
@@ -263,8 +214,8 @@ void check_accessor(const A& a, const parsed_args& p, const oracle::model& m, st
         for (const page_ref& r : a.pages()) {
             const bank_and_offset bo = a.get_bank_and_offset(expect);
             NDSHARD_FUZZ_CHECK(r.page_id == expect && r.bank == bo.bank && r.page_offset == bo.page_offset,
-                               "pages() entry " << expect << ": page " << r.page_id << " bank " << r.bank
-                                                << " offset " << r.page_offset);
+                               "pages() entry " << expect << ": page " << r.page_id << " bank " << r.bank << " offset "
+                                                << r.page_offset);
             ++expect;
         }
         NDSHARD_FUZZ_CHECK(expect == pages, "pages() yields " << expect << " of " << pages);
@@ -279,8 +230,8 @@ bool run_words(std::uint64_t kind, const std::vector<std::uint32_t>& rt, std::ui
     try {
         with_accessor(kind, rt, base, page_size, [&](const auto& a) {
             accepted = true;
-            NDSHARD_FUZZ_CHECK(x.model.has_value(), "accessor kind " << kind << " accepts words it must reject: "
-                                                                     << x.why);
+            NDSHARD_FUZZ_CHECK(x.model.has_value(),
+                               "accessor kind " << kind << " accepts words it must reject: " << x.why);
             check_accessor(a, *x.parsed, *x.model, page_size, e);
         });
     } catch (const spec_error& err) {
@@ -311,11 +262,6 @@ void raw_mode(testkit::entropy& e) {
 
 // --- mode 1: words made from a valid spec -----------------------------------------------
 
-bool valid_mask(std::uint64_t mask) {
-    const bool rank = mask & 1U, banks = mask & 2U, tensor = mask & 4U, shard = mask & 8U, coords = mask & 16U;
-    return (rank || (!tensor && !shard)) && (banks || !coords);
-}
-
 void spec_mode(testkit::entropy& e) {
     const distribution d = testkit::generate_distribution(e, args_spec_options());
     spec_tail t;
@@ -329,33 +275,25 @@ void spec_mode(testkit::entropy& e) {
     accessor_words w;
     try {
         w = make_accessor_words(d, mask, &l);
-        NDSHARD_FUZZ_CHECK(valid_mask(mask), "static mask " << mask << " is accepted");
+        NDSHARD_FUZZ_CHECK(arg_words::valid_mask(mask), "static mask " << mask << " is accepted");
     } catch (const spec_error& err) {
-        NDSHARD_FUZZ_CHECK(!valid_mask(mask) && err.rule() == "args_config",
+        NDSHARD_FUZZ_CHECK(!arg_words::valid_mask(mask) && err.rule() == "args_config",
                            "static mask " << mask << " rejected: " << err.what());
         return;
     }
 
     // The words, written out from the layout: [rank, P, T..., S..., (x << 16 | y)...].
-    std::vector<std::uint32_t> fields{static_cast<std::uint32_t>(l.rank()), static_cast<std::uint32_t>(d.cores.size())};
-    for (auto v : l.tensor) fields.push_back(static_cast<std::uint32_t>(v));
-    for (auto v : l.shard) fields.push_back(static_cast<std::uint32_t>(v));
-    for (const core_coord& c : d.cores) fields.push_back((c.x << 16) | c.y);
+    parsed_args fields{
+        static_cast<std::uint32_t>(l.rank()), static_cast<std::uint32_t>(d.cores.size()), {}, {}, d.cores};
+    for (auto v : l.tensor) fields.tensor.push_back(static_cast<std::uint32_t>(v));
+    for (auto v : l.shard) fields.shard.push_back(static_cast<std::uint32_t>(v));
     const bool contiguous = d.spec.strat == strategy::contiguous_1d;
-    const std::uint32_t config = 0x4E44'0000U | mask | (contiguous ? 1U << 8 : 0U);
-    // Which part each field belongs to, in order: rank, banks, tensor, shard, coords.
-    std::vector<std::uint32_t> ct{config}, rt;
-    for (std::size_t i = 0; i < fields.size(); ++i) {
-        const std::size_t r = l.rank();
-        const std::uint32_t part = i == 0 ? 1U : i == 1 ? 2U : i < 2 + r ? 4U : i < 2 + 2 * r ? 8U : 16U;
-        (mask & part ? ct : rt).push_back(fields[i]);
-    }
-    rt.push_back(fnv(ct, rt, rt.size()));
-    NDSHARD_FUZZ_CHECK(w.compile_time == ct && w.runtime == rt,
-                       "words of mask " << mask << " differ from their documented layout (" << w.compile_time.size()
-                                        << "+" << w.runtime.size() << " words, expected " << ct.size() << "+"
-                                        << rt.size() << ")");
-    NDSHARD_FUZZ_CHECK(static_word_count(l, d.cores, mask) == ct.size(), "static_word_count");
+    const accessor_words documented = arg_words::write(fields, mask, contiguous);
+    NDSHARD_FUZZ_CHECK(w == documented, "words of mask " << mask << " differ from their documented layout ("
+                                                         << w.compile_time.size() << "+" << w.runtime.size()
+                                                         << " words, expected " << documented.compile_time.size() << "+"
+                                                         << documented.runtime.size() << ")");
+    NDSHARD_FUZZ_CHECK(static_word_count(l, d.cores, mask) == documented.compile_time.size(), "static_word_count");
 
     // Only the instantiable kinds go on to an accessor.
     if (mask != 0 && mask != arg::rank) return;

@@ -46,15 +46,17 @@ void check_traffic(const scenario_outcome& r) {
     const std::uint64_t in_pages = volume_of(r.inputs.front().spec.tensor);
     NDSHARD_FUZZ_CHECK(t.pages_written == out_pages, "wrote " << t.pages_written << " pages for " << out_pages);
     // reshard, permute: one read per output page; eltwise_add: two; reduce_sum: every input page once.
-    const std::uint64_t reads = r.op.kind == op_kind::eltwise_add ? 2 * out_pages
+    const std::uint64_t reads = r.op.kind == op_kind::eltwise_add  ? 2 * out_pages
                                 : r.op.kind == op_kind::reduce_sum ? in_pages
-                                                                    : out_pages;
+                                                                   : out_pages;
     NDSHARD_FUZZ_CHECK(t.pages_read == reads, "read " << t.pages_read << " pages, expected " << reads);
-    NDSHARD_FUZZ_CHECK(t.local_reads + t.remote_reads == t.pages_read && t.local_writes + t.remote_writes == t.pages_written,
-                       "local + remote traffic does not add up");
+    NDSHARD_FUZZ_CHECK(
+        t.local_reads + t.remote_reads == t.pages_read && t.local_writes + t.remote_writes == t.pages_written,
+        "local + remote traffic does not add up");
     if (t.pages_read > 0)
-        NDSHARD_FUZZ_CHECK(t.bytes_read % t.pages_read == 0 && t.bytes_written == t.pages_written * (t.bytes_read / t.pages_read),
-                           "bytes moved are not whole pages");
+        NDSHARD_FUZZ_CHECK(
+            t.bytes_read % t.pages_read == 0 && t.bytes_written == t.pages_written * (t.bytes_read / t.pages_read),
+            "bytes moved are not whole pages");
 }
 
 }  // namespace

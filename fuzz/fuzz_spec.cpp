@@ -17,6 +17,7 @@
 
 #include <ndshard/ndshard.hpp>
 #include <ndshard/oracle/oracle.hpp>
+#include <ndshard/testkit/coords.hpp>
 #include <ndshard/testkit/entropy.hpp>
 #include <ndshard/testkit/oracle_bridge.hpp>
 #include <ndshard/testkit/spec_gen.hpp>
@@ -52,16 +53,6 @@ bool same(const shape& fast, const std::vector<big>& slow) {
     return true;
 }
 
-// Row-major coordinate of a page id in the tensor's own page grid (every dim >= 1 here).
-std::vector<std::uint64_t> coordinate_of(std::uint64_t id, const shape& grid) {
-    std::vector<std::uint64_t> c(grid.rank());
-    for (std::size_t d = grid.rank(); d-- > 0;) {
-        c[d] = id % grid[d];
-        id /= grid[d];
-    }
-    return c;
-}
-
 // The tensor-rank coordinate folded to the layout's rank: the leading dims become one.
 std::vector<std::uint64_t> fold_coordinate(const std::vector<std::uint64_t>& c, const shape& tensor_pages,
                                            std::size_t rank) {
@@ -74,11 +65,11 @@ std::vector<std::uint64_t> fold_coordinate(const std::vector<std::uint64_t>& c, 
 }
 
 void check_rejection(const std::string& fast_rule, const std::string& fast_message, const oracle::verdict& v) {
-    NDSHARD_FUZZ_CHECK(!v.accepted, "fast path rejects (" << fast_rule << ": " << fast_message
-                                                          << ") a spec the oracle accepts");
+    NDSHARD_FUZZ_CHECK(!v.accepted,
+                       "fast path rejects (" << fast_rule << ": " << fast_message << ") a spec the oracle accepts");
     NDSHARD_FUZZ_CHECK(fast_rule == v.rule, "rule ids differ: fast " << fast_rule << " (" << fast_message
-                                                                      << "), oracle " << v.rule << " (" << v.message
-                                                                      << ")");
+                                                                     << "), oracle " << v.rule << " (" << v.message
+                                                                     << ")");
     NDSHARD_FUZZ_CHECK(fast_message.find("[rule " + fast_rule + "]") != std::string::npos,
                        "the message does not name its rule: " << fast_message);
 }
@@ -94,8 +85,7 @@ void check_model(const distribution& d, const oracle::model& m) {
     NDSHARD_FUZZ_CHECK(same(l.shard, m.shard_pages), "layout shard " << to_string(l.shard));
     NDSHARD_FUZZ_CHECK(same(l.grid, m.grid), "shard grid " << to_string(l.grid) << " vs " << str(m.grid));
     NDSHARD_FUZZ_CHECK(big(l.num_pages) == m.num_pages, "num_pages " << l.num_pages << " vs " << str(m.num_pages));
-    NDSHARD_FUZZ_CHECK(big(l.num_shards) == m.num_shards,
-                       "num_shards " << l.num_shards << " vs " << str(m.num_shards));
+    NDSHARD_FUZZ_CHECK(big(l.num_shards) == m.num_shards, "num_shards " << l.num_shards << " vs " << str(m.num_shards));
     NDSHARD_FUZZ_CHECK(big(l.shard_volume) == m.shard_volume,
                        "shard_volume " << l.shard_volume << " vs " << str(m.shard_volume));
     NDSHARD_FUZZ_CHECK(big(l.max_shards_per_core) == m.max_shards_per_core,
@@ -106,9 +96,9 @@ void check_model(const distribution& d, const oracle::model& m) {
     NDSHARD_FUZZ_CHECK(big(d.aligned_page_size) == m.aligned_page_size,
                        "aligned page size " << d.aligned_page_size << " vs " << str(m.aligned_page_size));
     NDSHARD_FUZZ_CHECK(big(d.bank_base) == m.bank_base, "bank base " << d.bank_base);
-    NDSHARD_FUZZ_CHECK(d.cores.size() == m.cores.size() && l.num_cores == d.cores.size(),
-                       "effective cores: fast " << d.cores.size() << " (layout " << l.num_cores << "), oracle "
-                                                << m.cores.size());
+    NDSHARD_FUZZ_CHECK(
+        d.cores.size() == m.cores.size() && l.num_cores == d.cores.size(),
+        "effective cores: fast " << d.cores.size() << " (layout " << l.num_cores << "), oracle " << m.cores.size());
     for (std::size_t i = 0; i < d.cores.size(); ++i)
         NDSHARD_FUZZ_CHECK(big(d.cores[i].x) == m.cores[i].x && big(d.cores[i].y) == m.cores[i].y,
                            "effective core " << i << ": fast " << to_string(d.cores[i]) << ", oracle ("
@@ -149,29 +139,28 @@ void check_page(const distribution& d, const oracle::model& m, std::uint64_t pag
     const page_layout& l = d.layout;
     const auto at = l.locate(page);
     const oracle::location loc = oracle::locate(m, big(page));
-    NDSHARD_FUZZ_CHECK(big(at.shard_id) == loc.shard_id && big(at.in_shard_offset) == loc.in_shard_offset &&
-                           big(at.core) == loc.core_index && big(at.slot) == loc.slot &&
-                           big(at.device_offset) == loc.device_offset,
-                       "page " << page << ": fast shard " << at.shard_id << " in-shard " << at.in_shard_offset
-                               << " core " << at.core << " slot " << at.slot << " offset " << at.device_offset
-                               << "; oracle shard " << str(loc.shard_id) << " in-shard " << str(loc.in_shard_offset)
-                               << " core " << str(loc.core_index) << " slot " << str(loc.slot) << " offset "
-                               << str(loc.device_offset));
-    NDSHARD_FUZZ_CHECK(big(d.byte_address(at.device_offset)) == loc.byte_address,
-                       "page " << page << " byte address " << d.byte_address(at.device_offset) << " vs "
-                               << str(loc.byte_address));
+    NDSHARD_FUZZ_CHECK(
+        big(at.shard_id) == loc.shard_id && big(at.in_shard_offset) == loc.in_shard_offset &&
+            big(at.core) == loc.core_index && big(at.slot) == loc.slot && big(at.device_offset) == loc.device_offset,
+        "page " << page << ": fast shard " << at.shard_id << " in-shard " << at.in_shard_offset << " core " << at.core
+                << " slot " << at.slot << " offset " << at.device_offset << "; oracle shard " << str(loc.shard_id)
+                << " in-shard " << str(loc.in_shard_offset) << " core " << str(loc.core_index) << " slot "
+                << str(loc.slot) << " offset " << str(loc.device_offset));
+    NDSHARD_FUZZ_CHECK(
+        big(d.byte_address(at.device_offset)) == loc.byte_address,
+        "page " << page << " byte address " << d.byte_address(at.device_offset) << " vs " << str(loc.byte_address));
     NDSHARD_FUZZ_CHECK(big(d.cores[at.core].x) == loc.core.x && big(d.cores[at.core].y) == loc.core.y,
                        "page " << page << " core coordinate " << to_string(d.cores[at.core]));
 
     shape q = l.grid;
     detail::shard_coord_of(l, at.shard_id, q);
-    NDSHARD_FUZZ_CHECK(same(q, loc.shard_coord), "page " << page << " shard coordinate " << to_string(q) << " vs "
-                                                         << str(loc.shard_coord));
+    NDSHARD_FUZZ_CHECK(same(q, loc.shard_coord),
+                       "page " << page << " shard coordinate " << to_string(q) << " vs " << str(loc.shard_coord));
 
     // The coordinate path: page id <-> coordinate, and locate by coordinate.
-    const std::vector<std::uint64_t> coord = coordinate_of(page, d.tensor_pages);
-    NDSHARD_FUZZ_CHECK(d.page_id_of(coord) == page, "page_id_of(coordinate of " << page << ") == "
-                                                                                  << d.page_id_of(coord));
+    const std::vector<std::uint64_t> coord = testkit::row_major_coord(page, d.tensor_pages);
+    NDSHARD_FUZZ_CHECK(d.page_id_of(coord) == page,
+                       "page_id_of(coordinate of " << page << ") == " << d.page_id_of(coord));
     const std::vector<std::uint64_t> folded = fold_coordinate(coord, d.tensor_pages, l.rank());
     NDSHARD_FUZZ_CHECK(l.locate_coord(folded) == at, "locate_coord disagrees with locate for page " << page);
     std::vector<big> big_coord(coord.begin(), coord.end());
@@ -181,9 +170,9 @@ void check_page(const distribution& d, const oracle::model& m, std::uint64_t pag
 
     // The inverse map.
     const auto back = l.page_at(at.core, at.device_offset);
-    NDSHARD_FUZZ_CHECK(back && *back == page, "page_at(" << at.core << ", " << at.device_offset << ") == "
-                                                          << (back ? std::to_string(*back) : "padding")
-                                                          << ", expected " << page);
+    NDSHARD_FUZZ_CHECK(back && *back == page, "page_at(" << at.core << ", " << at.device_offset
+                                                         << ") == " << (back ? std::to_string(*back) : "padding")
+                                                         << ", expected " << page);
     const auto slow_back = oracle::page_at(m, loc.core_index, loc.device_offset);
     NDSHARD_FUZZ_CHECK(slow_back && *slow_back == big(page), "oracle page_at does not invert page " << page);
 
@@ -218,14 +207,13 @@ void check_slot(const distribution& d, const oracle::model& m, std::uint64_t cor
     const auto fast = d.layout.page_at(core, offset);
     const auto slow = oracle::page_at(m, big(core), big(offset));
     NDSHARD_FUZZ_CHECK(fast.has_value() == slow.has_value() && (!fast || big(*fast) == *slow),
-                       "page_at(" << core << ", " << offset << "): fast "
-                                  << (fast ? std::to_string(*fast) : "padding") << ", oracle "
-                                  << (slow ? str(*slow) : "padding"));
+                       "page_at(" << core << ", " << offset << "): fast " << (fast ? std::to_string(*fast) : "padding")
+                                  << ", oracle " << (slow ? str(*slow) : "padding"));
     if (fast) {
         const auto at = d.layout.locate(*fast);
         NDSHARD_FUZZ_CHECK(at.core == core && at.device_offset == offset,
-                           "page " << *fast << " found at (" << core << ", " << offset << ") locates to ("
-                                   << at.core << ", " << at.device_offset << ")");
+                           "page " << *fast << " found at (" << core << ", " << offset << ") locates to (" << at.core
+                                   << ", " << at.device_offset << ")");
     }
 }
 
@@ -269,15 +257,15 @@ void check_tables(const distribution& d, const oracle::model& m, const Accessor&
             ++k;
         }
         NDSHARD_FUZZ_CHECK(k == local.size(), "accessor local_pages(" << core << ") yields " << local.size()
-                                                                     << " pages, the table holds " << k);
+                                                                      << " pages, the table holds " << k);
     }
     std::uint64_t expect = 0;
     for (const page_ref& p : a.pages()) {
         NDSHARD_FUZZ_CHECK(p.page_id == expect, "accessor pages() yields page " << p.page_id << " for " << expect);
         const auto at = d.layout.locate(expect);
-        NDSHARD_FUZZ_CHECK(p.bank == at.core && p.page_offset == at.device_offset,
-                           "accessor pages() puts page " << expect << " on bank " << p.bank << " offset "
-                                                         << p.page_offset);
+        NDSHARD_FUZZ_CHECK(
+            p.bank == at.core && p.page_offset == at.device_offset,
+            "accessor pages() puts page " << expect << " on bank " << p.bank << " offset " << p.page_offset);
         ++expect;
     }
     NDSHARD_FUZZ_CHECK(expect == d.num_pages(), "accessor pages() yields " << expect << " of " << d.num_pages());
@@ -310,9 +298,9 @@ void check_legacy(const distribution& d, const std::vector<std::uint64_t>& pages
         const auto nd_at = nd.layout.locate(page);
         const core_coord c = d.cores[at.core];
         NDSHARD_FUZZ_CHECK(nd.cores[nd_at.core] == c && nd_at.device_offset == at.device_offset,
-                           to_string(ls.layout) << " form moves page " << page << " to " << to_string(nd.cores[nd_at.core])
-                                                << " offset " << nd_at.device_offset << " from " << to_string(c)
-                                                << " offset " << at.device_offset);
+                           to_string(ls.layout)
+                               << " form moves page " << page << " to " << to_string(nd.cores[nd_at.core]) << " offset "
+                               << nd_at.device_offset << " from " << to_string(c) << " offset " << at.device_offset);
         big core_x, core_y, offset;
         const big r = page / w, col = page % w;
         switch (ls.layout) {
@@ -336,11 +324,11 @@ void check_legacy(const distribution& d, const std::vector<std::uint64_t>& pages
             case legacy_layout::block: {
                 const core_range& cr = ls.cores.front();
                 oracle::core_xy out;
-                const oracle::legacy_place lp = oracle::legacy_block(
-                    r, col, h, w, ls.shard_height, ls.shard_width,
-                    ls.orient == orientation::row_major ? oracle::orientation::row_major
-                                                        : oracle::orientation::col_major,
-                    {cr.start.x, cr.start.y, cr.end.x, cr.end.y}, &out);
+                const oracle::legacy_place lp =
+                    oracle::legacy_block(r, col, h, w, ls.shard_height, ls.shard_width,
+                                         ls.orient == orientation::row_major ? oracle::orientation::row_major
+                                                                             : oracle::orientation::col_major,
+                                         {cr.start.x, cr.start.y, cr.end.x, cr.end.y}, &out);
                 core_x = out.x;
                 core_y = out.y;
                 offset = lp.offset;
@@ -378,23 +366,23 @@ void check_accepted(const distribution& d, const oracle::model& m, testkit::entr
             check_page(d, m, page);
             const auto at = l.locate(page);
             const std::vector<std::uint64_t> folded =
-                fold_coordinate(coordinate_of(page, d.tensor_pages), d.tensor_pages, l.rank());
+                fold_coordinate(testkit::row_major_coord(page, d.tensor_pages), d.tensor_pages, l.rank());
             const auto byte_offset = static_cast<std::uint32_t>(e.between(0, d.aligned_page_size - 1));
             check_accessor_page(a, d, page, at, folded, byte_offset);
         }
         for (std::uint32_t b = 0; b < a.num_banks() && b < all_cores_limit; ++b)
-            NDSHARD_FUZZ_CHECK(a.shards_in_bank(b) == l.shards_on_core(b),
-                               "bank " << b << ": accessor " << a.shards_in_bank(b) << " shards, layout "
-                                       << l.shards_on_core(b));
+            NDSHARD_FUZZ_CHECK(
+                a.shards_in_bank(b) == l.shards_on_core(b),
+                "bank " << b << ": accessor " << a.shards_in_bank(b) << " shards, layout " << l.shards_on_core(b));
         if (small_table(d)) check_tables(d, m, a);
     });
     with_runtime_accessor(squeezed, base, page_size, [&](const auto& a) {
         for (std::uint64_t page : pages) {
             const auto at = l.locate(page);
             const bank_and_offset bo = a.get_bank_and_offset(static_cast<std::uint32_t>(page));
-            NDSHARD_FUZZ_CHECK(bo.bank == at.core && bo.page_offset == at.device_offset,
-                               "squeezed accessor puts page " << page << " on bank " << bo.bank << " offset "
-                                                              << bo.page_offset);
+            NDSHARD_FUZZ_CHECK(
+                bo.bank == at.core && bo.page_offset == at.device_offset,
+                "squeezed accessor puts page " << page << " on bank " << bo.bank << " offset " << bo.page_offset);
         }
     });
 
@@ -415,8 +403,8 @@ void check_accepted(const distribution& d, const oracle::model& m, testkit::entr
             if (l.max_shards_per_core <= slot_walk_limit) pages_total += l.pages_on_core(c);
         }
         NDSHARD_FUZZ_CHECK(shards == l.num_shards, "cores hold " << shards << " of " << l.num_shards << " shards");
-        NDSHARD_FUZZ_CHECK(busy == l.cores_with_data(), "cores_with_data " << l.cores_with_data() << ", counted "
-                                                                           << busy);
+        NDSHARD_FUZZ_CHECK(busy == l.cores_with_data(),
+                           "cores_with_data " << l.cores_with_data() << ", counted " << busy);
         if (l.max_shards_per_core <= slot_walk_limit)
             NDSHARD_FUZZ_CHECK(pages_total == l.num_pages,
                                "cores hold " << pages_total << " of " << l.num_pages << " pages");

@@ -1,5 +1,6 @@
 // fuzz_seedgen: writes (or checks) the named seed inputs of corpus/fuzz_spec,
-// corpus/fuzz_accessor_args and corpus/fuzz_cli_spec (fuzz_kernel's seeds are what
+// corpus/fuzz_accessor_args, corpus/fuzz_cli_spec and corpus/fuzz_cli_args (the program's
+// command line: the argument seeds of fuzz_cli_spec without their mode byte; fuzz_kernel's seeds are what
 // scripts/fuzz.sh merged: its inputs are the sim scenario generator's choices).
 //
 //   fuzz_seedgen write <corpus-dir>   (re)write every seed-* file and the spec regressions
@@ -40,8 +41,8 @@ struct named_spec {
     distribution_spec spec;
 };
 
-distribution_spec make(shape tensor, shape shard, std::vector<core_range> cores, strategy strat = strategy::round_robin_1d,
-                       orientation orient = orientation::row_major) {
+distribution_spec make(shape tensor, shape shard, std::vector<core_range> cores,
+                       strategy strat = strategy::round_robin_1d, orientation orient = orientation::row_major) {
     distribution_spec s;
     s.tensor = tensor;
     s.shard = shard;
@@ -71,8 +72,8 @@ std::vector<named_spec> spec_seeds() {
         add("v1-tile-16-cores", s);
     }
     {
-        distribution_spec s = make({3, 2, 2, 3, 4}, {1, 1, 2, 2, 4}, {range(0, 0, 1, 4)}, strat::round_robin_1d,
-                                   orient::col_major);
+        distribution_spec s =
+            make({3, 2, 2, 3, 4}, {1, 1, 2, 2, 4}, {range(0, 0, 1, 4)}, strat::round_robin_1d, orient::col_major);
         s.page = {page_kind::row_major};
         s.element_size = 2;
         add("v4-row-major-pages-col-major-cores", s);
@@ -97,9 +98,8 @@ std::vector<named_spec> spec_seeds() {
     add("legacy-block-col-major", make({64, 64}, {16, 32}, {range(0, 0, 3, 1)}, strat::grid_2d, orient::col_major));
     add("interleaved-100-pages-12-banks", make({100}, {1}, {row_of(12)}));
     add("grid-2d-trimmed-offset-range", make({5, 7}, {2, 2}, {range(1, 1, 6, 5)}, strat::grid_2d));
-    add("multi-range-col-major",
-        make({10, 10}, {3, 3}, {range(0, 0, 1, 1), range(4, 0, 4, 3), one(7, 7)}, strat::round_robin_1d,
-             orient::col_major));
+    add("multi-range-col-major", make({10, 10}, {3, 3}, {range(0, 0, 1, 1), range(4, 0, 4, 3), one(7, 7)},
+                                      strat::round_robin_1d, orient::col_major));
     {
         distribution_spec s = make({37}, {5}, {row_of(3)});
         s.element_size = 100;
@@ -307,10 +307,12 @@ std::vector<seed_file> all_seeds() {
     return out;
 }
 
-// fuzz_cli_spec: a mode byte, then text (arguments separated by NUL bytes).
+// fuzz_cli_spec: a mode byte, then text (arguments separated by NUL bytes). An argument
+// list (mode 1) is also a seed of fuzz_cli_args, as it is (no mode byte).
 std::vector<seed_file> cli_seeds() {
     std::vector<seed_file> out;
     auto add = [&](std::string name, char mode, std::string text) {
+        if (mode == 1) out.push_back({"fuzz_cli_args", "seed-" + name, bytes(text.begin(), text.end())});
         bytes b{static_cast<std::uint8_t>(mode)};
         b.insert(b.end(), text.begin(), text.end());
         out.push_back({"fuzz_cli_spec", "seed-" + name, std::move(b)});
@@ -324,8 +326,8 @@ std::vector<seed_file> cli_seeds() {
     const std::string interleaved = R"j({"tensor":[4,8,8],"interleaved":true,"banks":12})j";
     add("json-picture", 0, picture);
     add("json-v1-tile", 0, R"j({"tensor":[2,64,96],"shard":[1,32,64],"page":"tile","cores":"(0,0)-(3,3)"})j");
-    add("json-v4-row-col-major",
-        0, R"j({"tensor":[3,2,2,3,4],"shard":[1,1,2,2,4],"page":"row","cores":"(0,0)-(1,4)","orientation":"col_major"})j");
+    add("json-v4-row-col-major", 0,
+        R"j({"tensor":[3,2,2,3,4],"shard":[1,1,2,2,4],"page":"row","cores":"(0,0)-(1,4)","orientation":"col_major"})j");
     add("json-interleaved-banks", 0, interleaved);
     add("json-every-key", 0,
         R"j({"tensor":"5,7","shard":[2,3],"cores":["(0,0)-(1,1)","(3,3)"],"page":"tile:2x4","orientation":"row_major",)j"
@@ -338,7 +340,8 @@ std::vector<seed_file> cli_seeds() {
     add("json-banks-and-grid-disagree", 0, R"j({"tensor":[8],"interleaved":true,"banks":3,"grid":"2x2"})j");
     add("args-map", 1, args({"map", "--tensor", "3,7,5", "--shard", "2,2,2", "--grid", "2x3"}));
     add("args-map-csv-spec", 1, args({"map", "--format", "csv", "--spec", interleaved}));
-    add("args-show-color", 1, args({"show", "--tensor", "3,7,5", "--shard", "2,2,2", "--grid", "2x3", "--color", "always"}));
+    add("args-show-color", 1,
+        args({"show", "--tensor", "3,7,5", "--shard", "2,2,2", "--grid", "2x3", "--color", "always"}));
     add("args-explain-v1", 1,
         args({"explain", "--tensor", "2,64,96", "--shard", "1,32,64", "--page", "tile", "--cores", "(0,0)-(3,3)"}));
     add("args-svg-highlight", 1,
@@ -346,13 +349,15 @@ std::vector<seed_file> cli_seeds() {
     add("args-convert-from-height", 1,
         args({"convert", "--from", "height", "--tensor", "2,64,96", "--shard-height", "32", "--grid", "1x4"}));
     add("args-convert-from-block", 1,
-        args({"convert", "--from", "block", "--tensor", "64,64", "--shard-height", "32", "--shard-width", "16", "--grid",
-              "4x2"}));
-    add("args-convert-to-legacy", 1, args({"convert", "--to", "legacy", "--tensor", "8,5", "--shard", "2,5", "--grid", "4x1"}));
+        args({"convert", "--from", "block", "--tensor", "64,64", "--shard-height", "32", "--shard-width", "16",
+              "--grid", "4x2"}));
+    add("args-convert-to-legacy", 1,
+        args({"convert", "--to", "legacy", "--tensor", "8,5", "--shard", "2,5", "--grid", "4x1"}));
     add("args-convert-not-expressible", 1,
         args({"convert", "--to", "legacy", "--tensor", "3,7,5", "--shard", "2,2,2", "--grid", "2x3"}));
     add("args-sim-reshard", 1,
-        args({"sim", "--op", "reshard", "--in", interleaved, "--out", R"j({"tensor":[4,8,8],"shard":[4,1,1],"grid":"2x3"})j"}));
+        args({"sim", "--op", "reshard", "--in", interleaved, "--out",
+              R"j({"tensor":[4,8,8],"shard":[4,1,1],"grid":"2x3"})j"}));
     add("args-sim-reduce", 1,
         args({"sim", "--op", "reduce_sum:0", "--in", R"j({"tensor":[4,8,8],"shard":[4,1,1],"grid":"2x3"})j", "--out",
               R"j({"tensor":[8,8],"shard":[1,1],"grid":"2x3"})j", "--page-elems", "2"}));
@@ -395,7 +400,7 @@ bool decodes(const seed_file& f, std::string& why) {
         why = "unknown seed";
         return false;
     }
-    if (f.target == "fuzz_cli_spec") return true;  // literal text
+    if (f.target == "fuzz_cli_spec" || f.target == "fuzz_cli_args") return true;  // literal text
     // fuzz_accessor_args: decoding again and encoding the result must give the same bytes.
     bytes again;
     testkit::choice_writer out{again};

@@ -2,7 +2,7 @@
 // spec_error (never undefined behaviour, never a crash: run under the asan preset too).
 //
 //  - make_accessor_words(d, mask) for each of the 15 valid static masks has the layout
-//    args.hpp documents (re-read here by a decoder written from that comment), and holds
+//    words.hpp documents (re-read by testkit/arg_words.hpp, written from that comment), and holds
 //    the oracle's rank, bank count, folded tensor and shard shapes and core coordinates;
 //    the 17 other masks (and any bit past them) are refused with rule args_config;
 //  - constructing an accessor from the words (all-runtime for both deal rules, and static
@@ -29,6 +29,7 @@
 #include "ndshard/accessor.hpp"
 #include "ndshard/args.hpp"
 #include "ndshard/distribution.hpp"
+#include "ndshard/testkit/arg_words.hpp"
 #include "ndshard/testkit/describe.hpp"
 #include "ndshard/testkit/oracle_bridge.hpp"
 #include "ndshard/testkit/rc_entropy.hpp"
@@ -40,99 +41,18 @@ namespace {
 
 using namespace ndshard;
 using oracle::big;
+using testkit::has_feature;
+using testkit::rc_choose;
 using testkit::to_u64;
 using words = std::vector<std::uint32_t>;
-
-// A choice among a few options, uniform at every RapidCheck size (RapidCheck scales
-// inRange with the size, which would leave the later options to the last cases of a
-// run); it still shrinks towards `lo`.
-template <class T>
-T choose(T lo, T end) {
-    return *rc::gen::resize(rc::kNominalSize, rc::gen::inRange<T>(lo, end));
-}
-
-// ---------------------------------------------------------------------------------
-// The documented format, written out again (args.hpp's header comment):
-//   compile-time: [config] [rank] [num_banks] [tensor x rank] [shard x rank] [coords x banks]
-//   runtime:              [rank] [num_banks] [tensor x rank] [shard x rank] [coords x banks] [checksum]
-//   config = 0x4E440000 | static flags (bits 0-4: rank, banks, tensor, shard, coords)
-//            | contiguous deal (bit 8); coordinate word (x << 16) | y;
-//   checksum = four FNV-1a lanes over every word of both lists: word i (compile-time
-//              words first) steps lane i % 4 by h = (h ^ w) * 16777619 (32-bit), lanes
-//              start at 2166136261; the value is the same FNV-1a over the four lanes.
-
-constexpr std::uint32_t doc_magic = 0x4E440000U;
-constexpr std::uint32_t doc_contiguous = 1U << 8;
-enum part : std::uint32_t { p_rank = 1, p_banks = 2, p_tensor = 4, p_shard = 8, p_coords = 16 };
-
-constexpr bool valid_mask(std::uint32_t m) {
-    const bool shapes = (m & (p_tensor | p_shard)) != 0;
-    return m < 32 && (!shapes || (m & p_rank)) && (!(m & p_coords) || (m & p_banks));
-}
-
-std::uint32_t fnv1a(std::initializer_list<std::span<const std::uint32_t>> lists) {
-    std::array<std::uint32_t, 4> lanes{2166136261U, 2166136261U, 2166136261U, 2166136261U};
-    std::size_t i = 0;
-    for (auto list : lists)
-        for (std::uint32_t w : list) {
-            lanes[i % 4] = (lanes[i % 4] ^ w) * 16777619U;
-            ++i;
-        }
-    std::uint32_t h = 2166136261U;
-    for (std::uint32_t lane : lanes) h = (h ^ lane) * 16777619U;
-    return h;
-}
-
-struct decoded {
-    std::uint32_t config = 0, rank = 0, banks = 0;
-    words tensor, shard;
-    std::vector<core_coord> coords;
-};
-
-// Reads words in the documented layout; nullopt when they do not fit it.
-std::optional<decoded> decode(const accessor_words& w) {
-    if (w.compile_time.empty() || w.runtime.empty()) return std::nullopt;
-    decoded d;
-    d.config = w.compile_time[0];
-    const std::uint32_t mask = d.config & 31;
-    if ((d.config & 0xFFFF0000U) != doc_magic || (d.config & ~(0xFFFF0000U | 31U | doc_contiguous)) != 0) return std::nullopt;
-    std::size_t ct = 1, rt = 0;
-    bool short_list = false;
-    auto next = [&](std::uint32_t flag) -> std::uint32_t {
-        const words& list = (mask & flag) ? w.compile_time : w.runtime;
-        std::size_t& at = (mask & flag) ? ct : rt;
-        if (at >= list.size() - ((mask & flag) ? 0 : 1)) {
-            short_list = true;
-            return 0;
-        }
-        return list[at++];
-    };
-    d.rank = next(p_rank);
-    d.banks = next(p_banks);
-    if (short_list || d.rank > 8 || d.banks > 65536) return std::nullopt;
-    for (std::uint32_t i = 0; i < d.rank; ++i) d.tensor.push_back(next(p_tensor));
-    for (std::uint32_t i = 0; i < d.rank; ++i) d.shard.push_back(next(p_shard));
-    for (std::uint32_t i = 0; i < d.banks; ++i) {
-        const std::uint32_t c = next(p_coords);
-        d.coords.push_back({c >> 16, c & 0xFFFFU});
-    }
-    if (short_list || ct != w.compile_time.size() || rt + 1 != w.runtime.size()) return std::nullopt;
-    if (w.runtime.back() != fnv1a({w.compile_time, std::span(w.runtime).first(rt)})) return std::nullopt;
-    return d;
-}
+namespace arg_words = testkit::arg_words;  // the word format as documented, read and written again
 
 // `good` all-runtime words with the arguments (rank, banks, tensor, shard, coords)
 // replaced and the checksum recomputed, so that only the rule under test can refuse
 // them; whatever follows the checksum in `good` is kept.
-accessor_words rebuilt(const accessor_words& good, std::size_t checksum_at, std::uint32_t rank, std::uint32_t banks,
-                       const words& tensor, const words& shard, const words& coords) {
-    accessor_words w;
-    w.compile_time = good.compile_time;
-    w.runtime = {rank, banks};
-    w.runtime.insert(w.runtime.end(), tensor.begin(), tensor.end());
-    w.runtime.insert(w.runtime.end(), shard.begin(), shard.end());
-    w.runtime.insert(w.runtime.end(), coords.begin(), coords.end());
-    w.runtime.push_back(fnv1a({w.compile_time, w.runtime}));
+accessor_words rebuilt(const accessor_words& good, std::size_t checksum_at, const arg_words::fields& args) {
+    accessor_words w =
+        arg_words::write(args, arg::all_runtime, (good.compile_time[0] & arg_words::contiguous_flag) != 0);
     w.runtime.insert(w.runtime.end(), good.runtime.begin() + static_cast<std::ptrdiff_t>(checksum_at) + 1,
                      good.runtime.end());
     return w;
@@ -141,45 +61,40 @@ accessor_words rebuilt(const accessor_words& good, std::size_t checksum_at, std:
 // ---------------------------------------------------------------------------------
 // What the oracle says about a spec.
 
-
 words u32s(const std::vector<big>& v) {
     words out;
     for (const big& x : v) out.push_back(static_cast<std::uint32_t>(to_u64(x)));
     return out;
 }
 
-std::vector<core_coord> cores_of(const oracle::model& m) {
-    std::vector<core_coord> out;
-    for (const auto& c : m.cores)
-        out.push_back({static_cast<std::uint32_t>(to_u64(c.x)), static_cast<std::uint32_t>(to_u64(c.y))});
-    return out;
-}
-
-words coord_words(const std::vector<core_coord>& cores) {
-    words out;
-    for (core_coord c : cores) out.push_back((c.x << 16) | c.y);
-    return out;
+// The arguments the words of an accepted spec must hold.
+arg_words::fields oracle_fields(const oracle::model& m) {
+    arg_words::fields f;
+    f.tensor = u32s(m.folded_tensor);
+    f.shard = u32s(m.shard_pages);
+    f.rank = static_cast<std::uint32_t>(f.tensor.size());
+    f.coords = testkit::core_coords(m);
+    f.banks = static_cast<std::uint32_t>(f.coords.size());
+    return f;
 }
 
 void classify_features(const distribution_spec& s) {
     const std::vector<std::string> f = testkit::features(s);
-    auto has = [&](const char* name) { return std::find(f.begin(), f.end(), name) != f.end(); };
-    RC_CLASSIFY(has("rank:1") || has("rank:8"), "rank 1 or 8");
-    RC_CLASSIFY(has("strategy:contiguous_1d"), "contiguous");
+    RC_CLASSIFY(has_feature(f, "rank:1") || has_feature(f, "rank:8"), "rank 1 or 8");
+    RC_CLASSIFY(has_feature(f, "strategy:contiguous_1d"), "contiguous");
 }
 
 // An accessor built from words answers what the words say.
 template <class A>
 void expect_geometry(const A& a, const oracle::model& m) {
-    const words tensor = u32s(m.folded_tensor), shard = u32s(m.shard_pages);
-    RC_ASSERT(a.rank() == tensor.size());
-    RC_ASSERT(a.num_banks() == m.cores.size());
+    const arg_words::fields f = oracle_fields(m);
+    RC_ASSERT(a.rank() == f.rank);
+    RC_ASSERT(a.num_banks() == f.banks);
     for (std::uint32_t d = 0; d < a.rank(); ++d) {
-        RC_ASSERT(a.tensor_extent(d) == tensor[d]);
-        RC_ASSERT(a.shard_extent(d) == shard[d]);
+        RC_ASSERT(a.tensor_extent(d) == f.tensor[d]);
+        RC_ASSERT(a.shard_extent(d) == f.shard[d]);
     }
-    const std::vector<core_coord> cores = cores_of(m);
-    for (std::uint32_t b = 0; b < a.num_banks(); ++b) RC_ASSERT(a.bank_coord(b) == cores[b]);
+    for (std::uint32_t b = 0; b < a.num_banks(); ++b) RC_ASSERT(a.bank_coord(b) == f.coords[b]);
     RC_ASSERT(a.num_pages() == to_u64(m.num_pages));
     RC_ASSERT(a.num_shards() == to_u64(m.num_shards));
     RC_ASSERT(a.shard_volume() == to_u64(m.shard_volume));
@@ -193,7 +108,8 @@ inline constexpr std::array<std::uint32_t, 2> static_rank_words{
 template <bool C, std::size_t... R>
 void expect_static_rank_geometry(const accessor_words& w, const oracle::model& m, std::index_sequence<R...>) {
     const auto rank = static_cast<std::uint32_t>(m.shard_pages.size());
-    const bool ran = ((rank == R + 1 && (expect_geometry(accessor<static_rank_words<C, R + 1>>(w.runtime), m), true)) || ...);
+    const bool ran =
+        ((rank == R + 1 && (expect_geometry(accessor<static_rank_words<C, R + 1>>(w.runtime), m), true)) || ...);
     RC_ASSERT(ran);
 }
 
@@ -210,26 +126,21 @@ RC_GTEST_PROP(Args, WordsHoldTheSpecForEveryMaskAndParseBack, ()) {
     const distribution d = drawn_distribution();
     const oracle::model m = testkit::accepted_model(d.spec);
     const bool contiguous = m.strat == oracle::strategy::contiguous_1d;
-    const words tensor = u32s(m.folded_tensor), shard = u32s(m.shard_pages);
-    const std::vector<core_coord> cores = cores_of(m);
+    const arg_words::fields want = oracle_fields(m);
 
     for (std::uint32_t mask = 0; mask < 32; ++mask) {
-        if (!valid_mask(mask)) continue;
+        if (!arg_words::valid_mask(mask)) continue;
         const accessor_words w = make_accessor_words(d, mask);
-        const std::optional<decoded> got = decode(w);
+        const std::optional<arg_words::read_words> got = arg_words::read(w);
         RC_ASSERT(got.has_value());
-        RC_ASSERT(got->config == (doc_magic | mask | (contiguous ? doc_contiguous : 0U)));
-        RC_ASSERT(got->rank == tensor.size());
-        RC_ASSERT(got->banks == cores.size());
-        RC_ASSERT(got->tensor == tensor);
-        RC_ASSERT(got->shard == shard);
-        RC_ASSERT(got->coords == cores);
-        std::size_t ct = 1;  // compile-time words: the config and the static parts
-        if (mask & p_rank) ct += 1;
-        if (mask & p_banks) ct += 1;
-        if (mask & p_tensor) ct += tensor.size();
-        if (mask & p_shard) ct += shard.size();
-        if (mask & p_coords) ct += cores.size();
+        RC_ASSERT(got->config == arg_words::config_word(mask, contiguous));
+        RC_ASSERT(got->args == want);  // rank, bank count, tensor, shard, coordinates
+        std::size_t ct = 1;            // compile-time words: the config and the static parts
+        if (mask & arg_words::rank) ct += 1;
+        if (mask & arg_words::banks) ct += 1;
+        if (mask & arg_words::tensor) ct += want.tensor.size();
+        if (mask & arg_words::shard) ct += want.shard.size();
+        if (mask & arg_words::coords) ct += want.coords.size();
         RC_ASSERT(w.compile_time.size() == ct);
     }
 
@@ -247,12 +158,13 @@ TEST(Args, OnlyTheFifteenValidMasksMakeWords) {
     s.cores = {grid_range(2, 3)};
     const distribution d = make_distribution(s);
     int valid = 0;
-    for (std::uint32_t mask : {0U, 1U, 2U, 3U, 4U, 5U, 6U, 7U, 8U, 9U, 10U, 11U, 12U, 13U, 14U, 15U, 16U, 17U, 18U,
-                               19U, 20U, 21U, 22U, 23U, 24U, 25U, 26U, 27U, 28U, 29U, 30U, 31U, 32U, 33U, 64U, 256U,
-                               257U, 0x4E440000U, 0x80000000U, 0xFFFFFFFFU}) {
+    for (std::uint32_t mask :
+         {0U,  1U,  2U,  3U,  4U,  5U,  6U,  7U,   8U,   9U,          10U,         11U,        12U, 13U,
+          14U, 15U, 16U, 17U, 18U, 19U, 20U, 21U,  22U,  23U,         24U,         25U,        26U, 27U,
+          28U, 29U, 30U, 31U, 32U, 33U, 64U, 256U, 257U, 0x4E440000U, 0x80000000U, 0xFFFFFFFFU}) {
         SCOPED_TRACE("mask " + std::to_string(mask));
-        EXPECT_EQ(is_valid_static_mask(mask), valid_mask(mask));
-        if (valid_mask(mask)) {
+        EXPECT_EQ(is_valid_static_mask(mask), arg_words::valid_mask(mask));
+        if (arg_words::valid_mask(mask)) {
             ++valid;
             EXPECT_NO_THROW((void)make_accessor_words(d, mask));
             continue;
@@ -272,8 +184,8 @@ TEST(Args, BadConfigWordsAreRefused) {
     // config error, a valid one that announces static parts as a short list.
     for (std::uint32_t mask = 0; mask < 32; ++mask) {
         SCOPED_TRACE("mask " + std::to_string(mask));
-        for (std::uint32_t deal : {0U, doc_contiguous}) {
-            const std::array<std::uint32_t, 1> config{doc_magic | deal | mask};
+        for (bool contiguous : {false, true}) {
+            const std::array<std::uint32_t, 1> config{arg_words::config_word(mask, contiguous)};
             if (mask == 0) {
                 EXPECT_NO_THROW((void)detail::decode_static(config));
                 continue;
@@ -282,12 +194,12 @@ TEST(Args, BadConfigWordsAreRefused) {
                 (void)detail::decode_static(config);
                 ADD_FAILURE() << "decode_static accepted a config word announcing missing words";
             } catch (const spec_error& err) {
-                EXPECT_EQ(err.rule(), valid_mask(mask) ? "args_length" : "args_config");
+                EXPECT_EQ(err.rule(), arg_words::valid_mask(mask) ? "args_length" : "args_config");
             }
         }
     }
-    for (std::uint32_t config : {0U, 0x12345678U, doc_magic | (1U << 9), doc_magic | (1U << 5), 0x4E450000U,
-                                 0xFFFFFFFFU}) {
+    for (std::uint32_t config :
+         {0U, 0x12345678U, arg_words::magic | (1U << 9), arg_words::magic | (1U << 5), 0x4E450000U, 0xFFFFFFFFU}) {
         SCOPED_TRACE("config " + std::to_string(config));
         try {
             (void)detail::decode_static(std::array<std::uint32_t, 1>{config});
@@ -319,10 +231,10 @@ RC_GTEST_PROP(Args, CorruptedRuntimeWordsAreRefused, ()) {
     RC_ASSERT(!refusal(good).has_value());
     const std::size_t n = good.runtime.size();
 
-    switch (choose(0, 4)) {
+    switch (rc_choose(0, 4)) {
         case 0: {  // truncated
             accessor_words w = good;
-            w.runtime.resize(n - choose<std::size_t>(1, n + 1));
+            w.runtime.resize(n - rc_choose<std::size_t>(1, n + 1));
             const auto rule = refusal(w);
             RC_ASSERT(rule.has_value());
             RC_TAG("truncated: " + *rule);
@@ -338,15 +250,17 @@ RC_GTEST_PROP(Args, CorruptedRuntimeWordsAreRefused, ()) {
             break;
         }
         case 2: {  // every single word changed, one at a time
-            const auto deltas = *rc::gen::container<words>(n, rc::gen::oneOf(rc::gen::element(1U, 0xFFFFFFFFU, 1U << 16, 1U << 31),
-                                                                            rc::gen::arbitrary<std::uint32_t>()));
+            const auto deltas =
+                *rc::gen::container<words>(n, rc::gen::oneOf(rc::gen::element(1U, 0xFFFFFFFFU, 1U << 16, 1U << 31),
+                                                             rc::gen::arbitrary<std::uint32_t>()));
             std::string rules;
             for (std::size_t i = 0; i < n; ++i) {
                 accessor_words w = good;
                 w.runtime[i] += deltas[i] == 0 ? 1 : deltas[i];
                 const auto rule = refusal(w);
-                if (!rule) RC_FAIL("runtime word " + std::to_string(i) + " of " + std::to_string(n) + " changed by " +
-                                   std::to_string(deltas[i]) + " is accepted");
+                if (!rule)
+                    RC_FAIL("runtime word " + std::to_string(i) + " of " + std::to_string(n) + " changed by " +
+                            std::to_string(deltas[i]) + " is accepted");
                 if (rules.find(*rule) == std::string::npos) rules += " " + *rule;
             }
             RC_TAG("one word changed:" + rules);
@@ -355,7 +269,7 @@ RC_GTEST_PROP(Args, CorruptedRuntimeWordsAreRefused, ()) {
         default: {  // a bad config word, or a compile-time list that is not just the config
             accessor_words w = good;
             const std::uint32_t config = *rc::gen::arbitrary<std::uint32_t>();
-            RC_PRE(config != doc_magic && config != (doc_magic | doc_contiguous));
+            RC_PRE(config != arg_words::config_word(0, false) && config != arg_words::config_word(0, true));
             w.compile_time[0] = config;
             auto rule = refusal(w);
             RC_ASSERT(rule == std::optional<std::string>("args_config"));
@@ -374,24 +288,25 @@ RC_GTEST_PROP(Args, CorruptedRuntimeWordsAreRefused, ()) {
 RC_GTEST_PROP(Args, WordsWithAValidChecksumAreRefusedByTheRuleTheyBreak, ()) {
     const distribution d = drawn_distribution();
     const oracle::model m = testkit::accepted_model(d.spec);
-    const auto rank = static_cast<std::uint32_t>(m.shard_pages.size());
-    const auto banks = static_cast<std::uint32_t>(m.cores.size());
-    words tensor = u32s(m.folded_tensor), shard = u32s(m.shard_pages);
-    words coords = coord_words(cores_of(m));
+    const arg_words::fields oracle_args = oracle_fields(m);
+    const std::uint32_t rank = oracle_args.rank, banks = oracle_args.banks;
+    words tensor = oracle_args.tensor, shard = oracle_args.shard;
+    const std::vector<core_coord>& coords = oracle_args.coords;
     const accessor_words good = make_accessor_words(d, arg::all_runtime);
     const std::size_t checksum_at = 2 + 2 * rank + banks;
     RC_ASSERT(good.runtime.size() > checksum_at);
     // Rebuilt from the oracle's answers, the words are the library's.
-    RC_ASSERT(rebuilt(good, checksum_at, rank, banks, tensor, shard, coords) == good);
+    RC_ASSERT(rebuilt(good, checksum_at, oracle_args) == good);
     RC_ASSERT(!refusal(good).has_value());
-    auto words_with = [&](std::uint32_t r, std::uint32_t b, const words& t, const words& s, const words& c) {
-        return rebuilt(good, checksum_at, r, b, t, s, c);
+    auto words_with = [&](std::uint32_t r, std::uint32_t b, const words& t, const words& s,
+                          const std::vector<core_coord>& c) {
+        return rebuilt(good, checksum_at, {r, b, t, s, c});
     };
 
     std::string expected;
     accessor_words w;
     std::uint32_t base = 0, page_size = 1;
-    switch (choose(0, 7)) {
+    switch (rc_choose(0, 7)) {
         case 0: {  // rank 0 or past 8
             const std::uint32_t bad = *rc::gen::oneOf(rc::gen::element(0U, 9U), rc::gen::inRange(9U, 0xFFFFFFFFU));
             w = words_with(bad, banks, tensor, shard, coords);
@@ -399,14 +314,14 @@ RC_GTEST_PROP(Args, WordsWithAValidChecksumAreRefusedByTheRuleTheyBreak, ()) {
             break;
         }
         case 1:  // a zero shard dim
-            shard[choose<std::size_t>(0, rank)] = 0;
+            shard[rc_choose<std::size_t>(0, rank)] = 0;
             w = words_with(rank, banks, tensor, shard, coords);
             expected = "args_shape";
             break;
         case 2: {  // tensor or shard spanning 2^32 page ids (a zero tensor dim counts as 1)
             words& target = *rc::gen::arbitrary<bool>() ? tensor : shard;
             std::uint64_t rest = 1;
-            const std::size_t at = choose<std::size_t>(0, rank);
+            const std::size_t at = rc_choose<std::size_t>(0, rank);
             for (std::size_t k = 0; k < rank; ++k)
                 if (k != at) rest *= std::max<std::uint32_t>(target[k], 1);
             // The smallest dim at `at` that reaches 2^32, or more; dims themselves stay 32-bit.
@@ -422,13 +337,13 @@ RC_GTEST_PROP(Args, WordsWithAValidChecksumAreRefusedByTheRuleTheyBreak, ()) {
         }
         case 3: {  // more than 65536 banks (with that many coordinate words)
             const std::uint32_t many = *rc::gen::inRange(65537U, 70000U);
-            w = words_with(rank, many, tensor, shard, words(many, 0));
+            w = words_with(rank, many, tensor, shard, std::vector<core_coord>(many, core_coord{0, 0}));
             expected = "args_banks";
             break;
         }
         case 4:  // no banks although there are shards (with no shards, too many banks instead)
             if (to_u64(m.num_shards) == 0) {
-                w = words_with(rank, 65537, tensor, shard, words(65537, 0));
+                w = words_with(rank, 65537, tensor, shard, std::vector<core_coord>(65537, core_coord{0, 0}));
             } else {
                 w = words_with(rank, 0, tensor, shard, {});
             }
@@ -473,7 +388,8 @@ RC_GTEST_PROP(Args, WordsWithAValidChecksumAreRefusedByTheRuleTheyBreak, ()) {
 // A changed compile-time word: typed over the 15 masks on a small layout.
 
 constexpr std::array<core_coord, 3> tiny_cores{{{1, 0}, {0, 2}, {3, 3}}};
-constexpr page_layout tiny_layout = make_page_layout(shape{5, 3}, shape{2, 2}, tiny_cores.size(), deal_rule::round_robin);
+constexpr page_layout tiny_layout =
+    make_page_layout(shape{5, 3}, shape{2, 2}, tiny_cores.size(), deal_rule::round_robin);
 
 distribution tiny_distribution() {
     distribution_spec s;
@@ -484,15 +400,16 @@ distribution tiny_distribution() {
 }
 
 template <std::uint32_t Mask>
-inline constexpr auto tiny_words =
-    static_words<static_word_count(tiny_layout, tiny_cores, Mask)>(tiny_layout, tiny_cores, Mask);
+inline constexpr auto tiny_words = static_words<static_word_count(tiny_layout, tiny_cores, Mask)>(tiny_layout,
+                                                                                                  tiny_cores, Mask);
 
 // Which argument compile-time word `pos` holds (rank 2, 3 banks).
 constexpr std::uint32_t part_at(std::uint32_t mask, std::size_t pos) {
+    using namespace arg_words;
     std::size_t at = 1;
-    for (std::uint32_t flag : {p_rank, p_banks, p_tensor, p_shard, p_coords}) {
+    for (std::uint32_t flag : {rank, banks, tensor, shard, coords}) {
         if (!(mask & flag)) continue;
-        const std::size_t len = flag == p_rank || flag == p_banks ? 1 : flag == p_coords ? tiny_cores.size() : 2;
+        const std::size_t len = flag == rank || flag == banks ? 1 : flag == coords ? tiny_cores.size() : 2;
         if (pos < at + len) return flag;
         at += len;
     }
@@ -505,8 +422,8 @@ constexpr std::uint32_t part_at(std::uint32_t mask, std::size_t pos) {
 template <std::uint32_t Mask, std::size_t Pos>
 constexpr bool compiles_when_changed() {
     const std::uint32_t part = part_at(Mask, Pos);
-    if (part == p_rank) return !(Mask & (p_tensor | p_shard));
-    if (part == p_banks) return !(Mask & p_coords);
+    if (part == arg_words::rank) return !(Mask & (arg_words::tensor | arg_words::shard));
+    if (part == arg_words::banks) return !(Mask & arg_words::coords);
     return true;
 }
 
@@ -541,7 +458,7 @@ TYPED_TEST_SUITE(ArgsStaticMasks, testkit::valid_masks, testkit::mask_name);
 
 TYPED_TEST(ArgsStaticMasks, ChangedWordsAreRefused) {
     constexpr std::uint32_t mask = TypeParam::value;
-    static_assert(valid_mask(mask));
+    static_assert(arg_words::valid_mask(mask));
     const distribution d = tiny_distribution();
     const accessor_words w = make_accessor_words(d, mask);
     constexpr auto& ct = tiny_words<mask>;

@@ -41,8 +41,22 @@ using slot_rows = std::array<std::array<std::int64_t, Slots>, Cores>;
 
 // V1. Pages [2,2,3], shard [1,1,2], 16 cores.
 constexpr slot_rows<16, 2> v1_slots{{
-    {0, 1}, {2, pad}, {3, 4}, {5, pad}, {6, 7}, {8, pad}, {9, 10}, {11, pad},
-    {pad, pad}, {pad, pad}, {pad, pad}, {pad, pad}, {pad, pad}, {pad, pad}, {pad, pad}, {pad, pad},
+    {0, 1},
+    {2, pad},
+    {3, 4},
+    {5, pad},
+    {6, 7},
+    {8, pad},
+    {9, 10},
+    {11, pad},
+    {pad, pad},
+    {pad, pad},
+    {pad, pad},
+    {pad, pad},
+    {pad, pad},
+    {pad, pad},
+    {pad, pad},
+    {pad, pad},
 }};
 
 // V4. Pages [3,2,2,3,1], shard [1,1,2,2,1], 10 cores.
@@ -199,12 +213,6 @@ std::vector<std::vector<uint64_t>> as_table(const slot_rows<Cores, Slots>& rows)
     return out;
 }
 
-oracle::model oracle_model(const ndshard::distribution_spec& spec) {
-    const oracle::verdict v = oracle::evaluate(tk::to_oracle(spec));
-    if (!v.accepted) throw std::runtime_error("the oracle rejects " + tk::describe(spec) + ": " + v.message);
-    return *v.accepted;
-}
-
 ndshard::distribution_spec pages_spec(ndshard::shape tensor, ndshard::shape shard, ndshard::core_range cores,
                                       ndshard::orientation o = ndshard::orientation::row_major) {
     ndshard::distribution_spec s;
@@ -215,19 +223,12 @@ ndshard::distribution_spec pages_spec(ndshard::shape tensor, ndshard::shape shar
     return s;
 }
 
-std::vector<ndshard::core_coord> oracle_cores(const oracle::model& m) {
-    std::vector<ndshard::core_coord> out;
-    for (const oracle::core_xy& c : m.cores)
-        out.push_back({static_cast<std::uint32_t>(tk::to_u64(c.x)), static_cast<std::uint32_t>(tk::to_u64(c.y))});
-    return out;
-}
-
 template <std::size_t Cores, std::size_t Slots>
 void expect_slots(const ndshard::distribution_spec& spec, const slot_rows<Cores, Slots>& rows) {
     SCOPED_TRACE(tk::describe(spec));
     const ndshard::distribution d = ndshard::make_distribution(spec);
     EXPECT_EQ(ndshard::slot_table(d), as_table(rows));
-    const oracle::model m = oracle_model(spec);
+    const oracle::model m = tk::accepted_model(spec);
     EXPECT_EQ(tk::oracle_slot_table(m), as_table(rows));
 }
 
@@ -262,7 +263,7 @@ TEST(conformance, v1_elements_tile_32x32) {
     EXPECT_EQ(ndshard::to_string(d.shard_pages), "[1,1,2]");
     EXPECT_EQ(d.num_shards(), 8U);
     EXPECT_EQ(d.cores, v1_cores());
-    EXPECT_EQ(oracle_cores(oracle_model(s)), v1_cores());
+    EXPECT_EQ(tk::core_coords(tk::accepted_model(s)), v1_cores());
     expect_slots(s, v1_slots);
 }
 
@@ -282,7 +283,7 @@ TEST(conformance, v4_elements_row_major_pages) {
     EXPECT_EQ(ndshard::to_string(d.tensor_pages), "[3,2,2,3,1]");
     EXPECT_EQ(ndshard::to_string(d.shard_pages), "[1,1,2,2,1]");
     EXPECT_EQ(d.cores, v4_cores());
-    EXPECT_EQ(oracle_cores(oracle_model(s)), v4_cores());
+    EXPECT_EQ(tk::core_coords(tk::accepted_model(s)), v4_cores());
     expect_slots(s, v4_slots);
 }
 
@@ -291,7 +292,7 @@ template <class Home>
 void expect_homes(const ndshard::distribution_spec& spec, uint64_t pages, Home home) {
     SCOPED_TRACE(tk::describe(spec));
     const ndshard::distribution d = ndshard::make_distribution(spec);
-    const oracle::model m = oracle_model(spec);
+    const oracle::model m = tk::accepted_model(spec);
     ASSERT_EQ(d.num_pages(), pages);
     ASSERT_EQ(tk::to_u64(m.num_pages), pages);
     for (uint64_t p = 0; p < pages; ++p) {
@@ -315,7 +316,7 @@ TEST(conformance, v8_fast_path_and_oracle) {
         const ndshard::distribution_spec spec = pages_spec(v.tensor, v.shard, ndshard::grid_range(2, 2));
         SCOPED_TRACE(tk::describe(spec));
         const ndshard::distribution d = ndshard::make_distribution(spec);
-        const oracle::model m = oracle_model(spec);
+        const oracle::model m = tk::accepted_model(spec);
         EXPECT_EQ(d.num_shards(), v.num_shards);
         EXPECT_EQ(d.layout.max_shards_per_core, v.max_per_core);
         EXPECT_EQ(tk::to_u64(m.num_shards), v.num_shards);
@@ -334,7 +335,7 @@ TEST(conformance, v8_fast_path_and_oracle) {
 TEST(conformance, picture_fast_path_and_oracle) {
     const ndshard::distribution_spec spec = pages_spec({3, 7, 5}, {2, 2, 2}, ndshard::grid_range(2, 3));
     const ndshard::distribution d = ndshard::make_distribution(spec);
-    const oracle::model m = oracle_model(spec);
+    const oracle::model m = tk::accepted_model(spec);
     EXPECT_EQ(d.num_shards(), picture_shards);
     EXPECT_EQ(d.layout.max_shards_per_core, picture_max_per_core);
     EXPECT_EQ(tk::to_u64(m.num_shards), picture_shards);

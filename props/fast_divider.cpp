@@ -11,7 +11,11 @@
 //    against the numerators where an off-by-one shows: 0, 1, d-1, d, d+1, the multiples
 //    of d next to 2^31 and 2^32, 2^32 - 1; checked against the `/` and `%` operators;
 //  - a RapidCheck property over random (n, d), biased to powers of two and their
-//    neighbours, against `/` and `%`.
+//    neighbours, against `/` and `%` and against libdivide's u32 division (branch-free
+//    for d >= 2), the differential oracle of the 32-bit reciprocal method;
+//  - the fast path: wherever exact_below(bound) holds, approx(n) (one mulhu) equals n / d
+//    for n < bound, checked at the numerators next to every quotient change near the
+//    bound; and bounded_divider_for(d, bound), the compile-time divider, likewise.
 //
 // The full sweep takes one to three minutes on two cores, so it is its own executable
 // (property_fast_divider_exhaustive, compiled with NDSHARD_DIVIDER_EXHAUSTIVE=1, ctest
@@ -27,6 +31,8 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#include <libdivide.h>
 
 #include "ndshard/fast_divider.hpp"
 
@@ -88,8 +94,8 @@ constexpr std::uint64_t sweep_stride = 251;
 
 // The divisors every numerator is tried against.
 std::vector<std::uint32_t> sweep_divisors() {
-    std::vector<std::uint32_t> ds = {1,     2,     3,     5,          6,          7,          12,         641,
-                                     65535, 65536, 65537, two_pow_31 - 1, two_pow_31, two_pow_31 + 1, 0xFFFFFFFFU};
+    std::vector<std::uint32_t> ds = {
+        1, 2, 3, 5, 6, 7, 12, 641, 65535, 65536, 65537, two_pow_31 - 1, two_pow_31, two_pow_31 + 1, 0xFFFFFFFFU};
     // A few random ones, fixed by a seed so that a failure reproduces.
     std::mt19937 rng(20240601U);
     ds.push_back(std::uniform_int_distribution<std::uint32_t>(8, 1U << 16)(rng));
@@ -121,8 +127,18 @@ TEST(FastDivider, EveryNumeratorForChosenDivisors) {
 
 // Numerators next to the places where a quotient changes, and next to 2^31 and 2^32.
 std::vector<std::uint32_t> edge_numerators(std::uint32_t d) {
-    std::vector<std::uint64_t> n = {0, 1, d - 1ULL, d, d + 1ULL, 2ULL * d - 1, 2ULL * d, two_pow_31 - 1ULL,
-                                    two_pow_31, two_pow_31 + 1ULL, two_pow_32 - 2, two_pow_32 - 1};
+    std::vector<std::uint64_t> n = {0,
+                                    1,
+                                    d - 1ULL,
+                                    d,
+                                    d + 1ULL,
+                                    2ULL * d - 1,
+                                    2ULL * d,
+                                    two_pow_31 - 1ULL,
+                                    two_pow_31,
+                                    two_pow_31 + 1ULL,
+                                    two_pow_32 - 2,
+                                    two_pow_32 - 1};
     for (std::uint64_t limit : {std::uint64_t{two_pow_31}, two_pow_32}) {
         const std::uint64_t m = (limit - 1) / d * d;  // the largest multiple of d below limit
         for (std::uint64_t v : {m - 1, m, m + 1, m + d - 1, m + d, m + d + 1}) n.push_back(v);
@@ -156,8 +172,8 @@ TEST(FastDivider, LargeDivisorsAtEdgeNumerators) {
 // A 32-bit value biased to the method's edges: powers of two and their neighbours,
 // small values, and the whole range.
 rc::Gen<std::uint32_t> edgy_u32(std::uint32_t min) {
-    const auto power_neighbour = rc::gen::map(
-        rc::gen::pair(rc::gen::inRange(0, 32), rc::gen::inRange(-2, 3)), [min](std::pair<int, int> p) {
+    const auto power_neighbour =
+        rc::gen::map(rc::gen::pair(rc::gen::inRange(0, 32), rc::gen::inRange(-2, 3)), [min](std::pair<int, int> p) {
             const std::int64_t v = (std::int64_t{1} << p.first) + p.second;
             return static_cast<std::uint32_t>(std::clamp<std::int64_t>(v, min, 0xFFFFFFFFLL));
         });
@@ -176,6 +192,55 @@ RC_GTEST_PROP(FastDivider, RandomNumeratorAndDivisor, ()) {
     const fast_divider f(d);
     RC_ASSERT(f.divide(n) == n / d);
     RC_ASSERT(f.remainder(n) == n % d);
+    if (d >= 2) {
+        const libdivide::libdivide_u32_branchfree_t bf = libdivide::libdivide_u32_branchfree_gen(d);
+        RC_ASSERT(f.divide(n) == libdivide::libdivide_u32_branchfree_do(n, &bf));
+    } else {
+        const libdivide::libdivide_u32_t plain = libdivide::libdivide_u32_gen(d);
+        RC_ASSERT(f.divide(n) == libdivide::libdivide_u32_do(n, &plain));
+    }
+}
+
+// The numerators below `bound` where a fast path breaks first: around the multiples of d
+// just below the bound, and a few small ones.
+std::vector<std::uint32_t> below(std::uint32_t d, std::uint64_t bound) {
+    std::vector<std::uint32_t> out;
+    if (bound == 0) return out;
+    const std::uint64_t top = bound - 1;
+    const std::uint64_t m = top / d * d;
+    for (std::uint64_t v : {std::uint64_t{0}, std::uint64_t{1}, top, top - 1, m, m - 1, m + d - 1, m - d, m - d + 1,
+                            std::uint64_t{d} - 1, std::uint64_t{d}})
+        if (v <= top) out.push_back(static_cast<std::uint32_t>(v));
+    return out;
+}
+
+// approx(n) is one mulhu: exact for every n below any bound exact_below approves, and
+// exact_below approves every bound up to 2^32 / d (the accessor relies on both).
+RC_GTEST_PROP(FastDivider, ApproxIsExactWhereExactBelowSaysSo, ()) {
+    const std::uint32_t d = *edgy_u32(1);
+    const std::uint32_t bound = *edgy_u32(1);
+    const fast_divider f(d);
+    const bool exact = f.exact_below(bound);
+    RC_CLASSIFY(exact, "exact");
+    if (std::uint64_t{bound} * d <= two_pow_32) RC_ASSERT(exact);
+    if (!exact) return;
+    const libdivide::libdivide_u32_t ld = libdivide::libdivide_u32_gen(d);
+    for (std::uint32_t n : below(d, bound)) {
+        if (d == 1 && n == 0xFFFFFFFFU) continue;  // approx's documented limit for d == 1
+        RC_ASSERT(f.approx(n) == n / d);
+        RC_ASSERT(f.approx(n) == libdivide::libdivide_u32_do(n, &ld));
+    }
+}
+
+// The compile-time divider is exact for every numerator below its bound.
+RC_GTEST_PROP(FastDivider, BoundedDividerIsExactBelowItsBound, ()) {
+    const std::uint32_t d = *edgy_u32(1);
+    const std::uint64_t bound = *rc::gen::oneOf(
+        rc::gen::just(two_pow_32), rc::gen::map(edgy_u32(1), [](std::uint32_t v) { return std::uint64_t{v}; }));
+    const ndshard::bounded_divider b = ndshard::bounded_divider_for(d, bound);
+    RC_CLASSIFY(b.how == ndshard::bounded_divider::kind::multiply, "multiply");
+    RC_CLASSIFY(b.how == ndshard::bounded_divider::kind::corrected, "corrected");
+    for (std::uint32_t n : below(d, bound)) RC_ASSERT(b.divide(n) == n / d);
 }
 
 }  // namespace

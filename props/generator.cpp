@@ -41,9 +41,9 @@ spec_options generator_options() {
 // Typed from docs/rules.md, "Errors": every rule id a spec can be rejected for.
 const std::vector<std::string>& rule_ids() {
     static const std::vector<std::string> ids = {
-        "rank",          "shard_rank",     "zero_shard_dim", "tile",
-        "element_size",  "alignment",      "no_cores",       "bad_range",
-        "core_coord",    "too_many_cores", "duplicate_core", "grid_2d_ranges",
+        "rank",          "shard_rank",         "zero_shard_dim",    "tile",
+        "element_size",  "alignment",          "no_cores",          "bad_range",
+        "core_coord",    "too_many_cores",     "duplicate_core",    "grid_2d_ranges",
         "grid_2d_fit",   "tensor_pages_32bit", "shard_pages_32bit", "page_size_32bit",
         "address_32bit",
     };
@@ -52,11 +52,22 @@ const std::vector<std::string>& rule_ids() {
 
 std::vector<std::string> required_features() {
     std::vector<std::string> f = {
-        "rank:1",       "rank:8",        "folded",     "uneven",
-        "shard>tensor", "zero_dim",      "cores>shards",
-        "strategy:round_robin_1d", "strategy:contiguous_1d", "strategy:grid_2d",
-        "page:pages",   "page:tile",     "page:row_major",
-        "near_2^32",    "base_at_limit", "aligned",
+        "rank:1",
+        "rank:8",
+        "folded",
+        "uneven",
+        "shard>tensor",
+        "zero_dim",
+        "cores>shards",
+        "strategy:round_robin_1d",
+        "strategy:contiguous_1d",
+        "strategy:grid_2d",
+        "page:pages",
+        "page:tile",
+        "page:row_major",
+        "near_2^32",
+        "base_at_limit",
+        "aligned",
     };
     for (const std::string& rule : rule_ids()) f.push_back("rejected:" + rule);
     return f;

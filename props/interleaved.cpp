@@ -59,11 +59,10 @@ std::vector<std::uint64_t> pages_to_check(testkit::entropy& e, const distributio
 
 void classify_features(const distribution_spec& s) {
     const std::vector<std::string> f = testkit::features(s);
-    auto has = [&](const char* name) { return std::find(f.begin(), f.end(), name) != f.end(); };
-    RC_CLASSIFY(has("rank:1") || has("rank:8"), "rank 1 or 8");
-    RC_CLASSIFY(has("folded"), "folded");
-    RC_CLASSIFY(has("zero_dim"), "zero_dim");
-    RC_CLASSIFY(has("near_2^32"), "near_2^32");
+    RC_CLASSIFY(testkit::has_feature(f, "rank:1") || testkit::has_feature(f, "rank:8"), "rank 1 or 8");
+    RC_CLASSIFY(testkit::has_feature(f, "folded"), "folded");
+    RC_CLASSIFY(testkit::has_feature(f, "zero_dim"), "zero_dim");
+    RC_CLASSIFY(testkit::has_feature(f, "near_2^32"), "near_2^32");
 }
 
 RC_GTEST_PROP(Interleaved, AllOnesShardEqualsTheInterleavedGenerator, ()) {

@@ -27,6 +27,7 @@
 #include "ndshard/testkit/describe.hpp"
 #include "ndshard/testkit/oracle_bridge.hpp"
 #include "ndshard/testkit/rc_entropy.hpp"
+#include "ndshard/testkit/rc_oracle.hpp"
 #include "ndshard/testkit/spec_gen.hpp"
 
 namespace {
@@ -158,8 +159,8 @@ RC_GTEST_PROP(Legacy, HeightWidthBlockMapAsTheirFormulas, ()) {
                 want_core = expanded.at(to_u64(want.core_index));
                 break;
             default:
-                want = oracle::legacy_block(r, c, H, W, l.shard_height, l.shard_width, to_oracle(l.orient),
-                                            block_range, &want_core);
+                want = oracle::legacy_block(r, c, H, W, l.shard_height, l.shard_width, to_oracle(l.orient), block_range,
+                                            &want_core);
                 break;
         }
         const auto at = nd.layout.locate(p);
@@ -174,7 +175,8 @@ RC_GTEST_PROP(Legacy, HeightWidthBlockMapAsTheirFormulas, ()) {
 
     // Back to legacy: expressible, and the same mapping.
     const legacy_result back = from_nd(nd);
-    if (!back.spec) RC_FAIL("from_nd(to_nd(" + std::string(to_string(l.layout)) + ")) is not expressible: " + back.reason);
+    if (!back.spec)
+        RC_FAIL("from_nd(to_nd(" + std::string(to_string(l.layout)) + ")) is not expressible: " + back.reason);
     RC_CLASSIFY(back.spec->layout != l.layout, "from_nd picks another kind");
     const distribution again = make_distribution(to_nd(*back.spec));
     RC_ASSERT(same_mapping(nd, again));
@@ -183,9 +185,8 @@ RC_GTEST_PROP(Legacy, HeightWidthBlockMapAsTheirFormulas, ()) {
 
 void classify_features(const distribution_spec& s) {
     const std::vector<std::string> f = testkit::features(s);
-    auto has = [&](const char* name) { return std::find(f.begin(), f.end(), name) != f.end(); };
-    RC_CLASSIFY(has("uneven") || has("shard>tensor"), "uneven");
-    RC_CLASSIFY(has("strategy:grid_2d"), "grid_2d");
+    RC_CLASSIFY(testkit::has_feature(f, "uneven") || testkit::has_feature(f, "shard>tensor"), "uneven");
+    RC_CLASSIFY(testkit::has_feature(f, "strategy:grid_2d"), "grid_2d");
 }
 
 RC_GTEST_PROP(Legacy, NdToLegacyToNdMapsEveryPageIdentically, ()) {
@@ -224,12 +225,14 @@ RC_GTEST_PROP(Legacy, EachLegacyKindIsExpressibleOrSaysWhy, ()) {
     RC_LOG(testkit::describe(d.spec));
     std::optional<legacy_layout> first;
     std::string kinds;
-    for (legacy_layout kind : {legacy_layout::interleaved, legacy_layout::height, legacy_layout::width, legacy_layout::block}) {
+    for (legacy_layout kind :
+         {legacy_layout::interleaved, legacy_layout::height, legacy_layout::width, legacy_layout::block}) {
         const legacy_result r = from_nd_as(d, kind);
         RC_ASSERT(r.spec.has_value() == r.reason.empty());
         if (!r.spec) continue;
         RC_ASSERT(r.spec->layout == kind);
-        expect_same_pages(d, make_distribution(to_nd(*r.spec)), std::string("to_nd(from_nd_as(d, ") + to_string(kind) + "))");
+        expect_same_pages(d, make_distribution(to_nd(*r.spec)),
+                          std::string("to_nd(from_nd_as(d, ") + to_string(kind) + "))");
         if (!first) first = kind;
         kinds += std::string(kinds.empty() ? "" : "+") + to_string(kind);
     }

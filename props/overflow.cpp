@@ -23,6 +23,7 @@
 #include "ndshard/testkit/describe.hpp"
 #include "ndshard/testkit/oracle_bridge.hpp"
 #include "ndshard/testkit/rc_entropy.hpp"
+#include "ndshard/testkit/rc_oracle.hpp"
 #include "ndshard/testkit/spec_gen.hpp"
 
 namespace {
@@ -40,10 +41,10 @@ testkit::spec_options overflow_options() {
 
 void classify_features(const distribution_spec& s) {
     const std::vector<std::string> f = testkit::features(s);
-    auto has = [&](const std::string& name) { return std::find(f.begin(), f.end(), name) != f.end(); };
-    RC_CLASSIFY(has("near_2^32"), "near_2^32");
-    RC_CLASSIFY(has("base_at_limit"), "base_at_limit");
-    const auto rejected = std::find_if(f.begin(), f.end(), [](const std::string& x) { return x.rfind("rejected:", 0) == 0; });
+    RC_CLASSIFY(testkit::has_feature(f, "near_2^32"), "near_2^32");
+    RC_CLASSIFY(testkit::has_feature(f, "base_at_limit"), "base_at_limit");
+    const auto rejected =
+        std::find_if(f.begin(), f.end(), [](const std::string& x) { return x.rfind("rejected:", 0) == 0; });
     RC_CLASSIFY(rejected != f.end(), "rejected");
 }
 
@@ -125,7 +126,8 @@ RC_GTEST_PROP(Overflow, FastPathAcceptsExactlyWhatTheOracleAcceptsAndAgreesOnEve
                 RC_ASSERT(n.addr == to_u64(loc.byte_address + byte));
             }
             const oracle::shard_home home = oracle::shard_location(m, loc.shard_id);
-            const noc_addr first = a.get_shard_noc_addr(static_cast<std::uint32_t>(to_u64(loc.shard_id)), page_size - 1);
+            const noc_addr first =
+                a.get_shard_noc_addr(static_cast<std::uint32_t>(to_u64(loc.shard_id)), page_size - 1);
             RC_ASSERT(first.x == to_u64(home.core.x));
             RC_ASSERT(first.y == to_u64(home.core.y));
             RC_ASSERT(first.addr == to_u64(home.byte_address + page_size - 1));

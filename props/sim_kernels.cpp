@@ -46,7 +46,8 @@ public:
     void TearDown() override {
         for (const auto& [prop, counts] : tallies()) {
             const int cases = counts.count("#cases") ? counts.at("#cases") : 0;
-            std::printf("\n%s: features over %d distributions of %d cases\n", prop.c_str(), counts.count("#specs") ? counts.at("#specs") : 0, cases);
+            std::printf("\n%s: features over %d distributions of %d cases\n", prop.c_str(),
+                        counts.count("#specs") ? counts.at("#specs") : 0, cases);
             for (const auto& [feature, n] : counts)
                 if (feature[0] != '#') std::printf("  %-26s %6d\n", feature.c_str(), n);
         }
@@ -295,10 +296,22 @@ TEST(SimScenario, GeneratorReachesTheHardCases) {
         ASSERT_NO_THROW((void)make_distribution(s.spec)) << to_string(pages);
         for (const std::string& f : features(s)) ++counts[f];
     }
-    std::vector<std::string> required = {"family:nd", "family:interleaved", "family:height", "family:width",
-                                         "family:block", "strategy:round_robin_1d", "strategy:contiguous_1d",
-                                         "strategy:grid_2d", "dram", "folded", "uneven", "shard>tensor",
-                                         "cores>shards", "multi_slot", "gap", "empty"};
+    std::vector<std::string> required = {"family:nd",
+                                         "family:interleaved",
+                                         "family:height",
+                                         "family:width",
+                                         "family:block",
+                                         "strategy:round_robin_1d",
+                                         "strategy:contiguous_1d",
+                                         "strategy:grid_2d",
+                                         "dram",
+                                         "folded",
+                                         "uneven",
+                                         "shard>tensor",
+                                         "cores>shards",
+                                         "multi_slot",
+                                         "gap",
+                                         "empty"};
     for (int r = 1; r <= 8; ++r) required.push_back("rank:" + std::to_string(r));
     std::printf("sim::draw_distribution over %d draws:\n", draws);
     for (const auto& [f, n] : counts) std::printf("  %-24s %5d  %5.1f%%\n", f.c_str(), n, 100.0 * n / draws);

@@ -39,7 +39,7 @@ device_config stateful_config() {
 struct model_buffer {
     std::uint32_t handle = 0;
     drawn_spec drawn;
-    std::vector<core_coord> banks;  // the distribution's cores
+    std::vector<core_coord> banks;      // the distribution's cores
     std::uint64_t base = 0, bytes = 0;  // per bank
     dense_tensor contents;
 };
@@ -147,9 +147,9 @@ struct allocate_cmd final : command {
         sut.ids[m.next_handle] = id;
     }
     void show(std::ostream& os) const override {
-        os << (at_base ? "allocate_at " : "allocate ") << to_string(spec.spec.tensor) << " in " << to_string(spec.spec.shard)
-           << " (" << to_string(spec.family) << ", " << spec.spec.cores.size() << " range(s), base "
-           << spec.spec.bank_base << ")";
+        os << (at_base ? "allocate_at " : "allocate ") << to_string(spec.spec.tensor) << " in "
+           << to_string(spec.spec.shard) << " (" << to_string(spec.family) << ", " << spec.spec.cores.size()
+           << " range(s), base " << spec.spec.bank_base << ")";
     }
 };
 
@@ -304,7 +304,8 @@ std::vector<std::tuple<op_spec, std::vector<std::uint32_t>, std::uint32_t>> kern
         for (const model_buffer& in : m.live) {
             if (in.handle == o.handle) continue;
             const shape& p = in.contents.pages;
-            if (fits({op_kind::reshard, 0, {}}, in, o)) out.push_back({{op_kind::reshard, 0, {}}, {in.handle}, o.handle});
+            if (fits({op_kind::reshard, 0, {}}, in, o))
+                out.push_back({{op_kind::reshard, 0, {}}, {in.handle}, o.handle});
             for (std::size_t d = 0; d < p.rank(); ++d)
                 if (fits({op_kind::reduce_sum, d, {}}, in, o))
                     out.push_back({{op_kind::reduce_sum, d, {}}, {in.handle}, o.handle});
@@ -326,48 +327,51 @@ rc::Gen<command_ptr> next_command(const sim_model& m) {
     using rc::gen::exec;
     std::vector<std::pair<std::size_t, rc::Gen<command_ptr>>> choices;
     choices.emplace_back(3, exec([m] {
-        testkit::rc_entropy e;
-        return make<allocate_cmd>(draw_buffer_spec(e, m), false);
-    }));
+                             testkit::rc_entropy e;
+                             return make<allocate_cmd>(draw_buffer_spec(e, m), false);
+                         }));
     choices.emplace_back(1, exec([m] {
-        testkit::rc_entropy e;
-        drawn_spec s = draw_buffer_spec(e, m);
-        s.spec.bank_base = 32 * e.between(0, 2048 / 32);
-        return make<allocate_cmd>(std::move(s), true);
-    }));
+                             testkit::rc_entropy e;
+                             drawn_spec s = draw_buffer_spec(e, m);
+                             s.spec.bank_base = 32 * e.between(0, 2048 / 32);
+                             return make<allocate_cmd>(std::move(s), true);
+                         }));
     choices.emplace_back(1, exec([m] {
-        testkit::rc_entropy e;
-        const device_config cfg = stateful_config();
-        std::uint64_t addr = 0;
-        core_coord target{};
-        if (!m.live.empty() && e.between(0, 2) != 0) {  // near a live buffer's edges
-            const model_buffer& b = m.live[e.between(0, m.live.size() - 1)];
-            target = b.banks.empty() ? core_coord{} : b.banks[e.between(0, b.banks.size() - 1)];
-            addr = b.base + e.between(0, b.bytes + 8);
-            addr = addr >= 8 ? addr - e.between(0, 8) : addr;
-        } else {
-            target = e.between(0, 3) == 0 ? core_coord{cfg.grid_x, static_cast<std::uint32_t>(e.between(0, 2))}
-                                          : core_coord{static_cast<std::uint32_t>(e.between(0, cfg.grid_x + 1)),
-                                                       static_cast<std::uint32_t>(e.between(0, cfg.grid_y - 1))};
-            addr = e.between(0, 4096);
-        }
-        return make<probe_cmd>(target, addr, e.between(1, 16));
-    }));
+                             testkit::rc_entropy e;
+                             const device_config cfg = stateful_config();
+                             std::uint64_t addr = 0;
+                             core_coord target{};
+                             if (!m.live.empty() && e.between(0, 2) != 0) {  // near a live buffer's edges
+                                 const model_buffer& b = m.live[e.between(0, m.live.size() - 1)];
+                                 target = b.banks.empty() ? core_coord{} : b.banks[e.between(0, b.banks.size() - 1)];
+                                 addr = b.base + e.between(0, b.bytes + 8);
+                                 addr = addr >= 8 ? addr - e.between(0, 8) : addr;
+                             } else {
+                                 target = e.between(0, 3) == 0
+                                              ? core_coord{cfg.grid_x, static_cast<std::uint32_t>(e.between(0, 2))}
+                                              : core_coord{static_cast<std::uint32_t>(e.between(0, cfg.grid_x + 1)),
+                                                           static_cast<std::uint32_t>(e.between(0, cfg.grid_y - 1))};
+                                 addr = e.between(0, 4096);
+                             }
+                             return make<probe_cmd>(target, addr, e.between(1, 16));
+                         }));
     if (!m.live.empty()) {
         std::vector<std::uint32_t> handles;
         for (const model_buffer& b : m.live) handles.push_back(b.handle);
         choices.emplace_back(3, exec([handles] {
-            return make<write_cmd>(*rc::gen::elementOf(handles), *rc::gen::inRange<std::uint64_t>(0, 1000));
-        }));
+                                 return make<write_cmd>(*rc::gen::elementOf(handles),
+                                                        *rc::gen::inRange<std::uint64_t>(0, 1000));
+                             }));
         choices.emplace_back(2, exec([handles] { return make<read_cmd>(*rc::gen::elementOf(handles)); }));
         // Freeing grows likelier with more live buffers, which keeps the model small.
-        choices.emplace_back(1 + handles.size() / 3, exec([handles] { return make<free_cmd>(*rc::gen::elementOf(handles)); }));
+        choices.emplace_back(1 + handles.size() / 3,
+                             exec([handles] { return make<free_cmd>(*rc::gen::elementOf(handles)); }));
         auto kernels = kernel_choices(m);
         if (!kernels.empty())
             choices.emplace_back(6, exec([kernels] {
-                const auto& [op, in, out] = *rc::gen::elementOf(kernels);
-                return make<kernel_cmd>(op, in, out, *rc::gen::inRange<std::uint64_t>(0, 1000));
-            }));
+                                     const auto& [op, in, out] = *rc::gen::elementOf(kernels);
+                                     return make<kernel_cmd>(op, in, out, *rc::gen::inRange<std::uint64_t>(0, 1000));
+                                 }));
     }
     std::size_t total = 0;
     for (const auto& c : choices) total += c.first;

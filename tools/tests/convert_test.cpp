@@ -36,8 +36,9 @@ TEST(CliConvert, WidthAndBlockToNd) {
 
 TEST(CliConvert, InterleavedToNdMapsPageIToBankIModB) {
     const std::string spec = ok({"convert", "--from", "interleaved", "--tensor", "2,5", "--banks", "3"});
-    EXPECT_EQ(spec, R"js({"tensor":[2,5],"shard":[1,1],"page":"pages","element_size":1,"alignment":1,)js"
-                    R"js("cores":"(0,0)-(2,0)","orientation":"row_major","strategy":"round_robin_1d","bank_base":0})js");
+    EXPECT_EQ(spec,
+              R"js({"tensor":[2,5],"shard":[1,1],"page":"pages","element_size":1,"alignment":1,)js"
+              R"js("cores":"(0,0)-(2,0)","orientation":"row_major","strategy":"round_robin_1d","bank_base":0})js");
     // Interleaved over B banks: page i -> bank i % B, offset i / B (SEMANTICS section 4).
     EXPECT_EQ(map_of_spec(spec),
               R"js({"tensor_pages":[2,5],"shard_pages":[1,1],"num_shards":10,"max_shards_per_core":4,)js"
@@ -53,11 +54,13 @@ TEST(CliConvert, NdToLegacy) {
                   "grid_2d"}),
               R"js({"from":"block","tensor":[4,6],"shard_height":2,"shard_width":3,"cores":"(0,0)-(1,1)",)js"
               R"js("orientation":"row_major","page_size":1,"alignment":1,"bank_base":0})js");
-    const run_output no = run_cli({"convert", "--to", "legacy", "--tensor", "3,7,5", "--shard", "2,2,2", "--grid", "2x3"});
+    const run_output no =
+        run_cli({"convert", "--to", "legacy", "--tensor", "3,7,5", "--shard", "2,2,2", "--grid", "2x3"});
     EXPECT_EQ(no.code, 1);
     EXPECT_EQ(no.out, "");
-    EXPECT_EQ(no.err, "ndshard convert: not expressible as a legacy layout: cores hold up to 4 shards; legacy "
-                      "layouts give a core at most one\n");
+    EXPECT_EQ(no.err,
+              "ndshard convert: not expressible as a legacy layout: cores hold up to 4 shards; legacy "
+              "layouts give a core at most one\n");
 }
 
 // legacy -> ND -> legacy -> ND: the same mapping all the way (compared through map).
@@ -65,8 +68,8 @@ TEST(CliConvert, RoundTrips) {
     const std::vector<std::vector<std::string>> legacy_inputs = {
         {"convert", "--from", "height", "--tensor", "3,4,5", "--shard-height", "4", "--grid", "3x1"},
         {"convert", "--from", "width", "--tensor", "6,8", "--shard-width", "3", "--cores", "(0,0)-(0,2)"},
-        {"convert", "--from", "block", "--tensor", "6,8", "--shard-height", "3", "--shard-width", "4", "--grid",
-         "2x2", "--orientation", "col_major"},
+        {"convert", "--from", "block", "--tensor", "6,8", "--shard-height", "3", "--shard-width", "4", "--grid", "2x2",
+         "--orientation", "col_major"},
         {"convert", "--from", "interleaved", "--tensor", "3,3", "--grid", "2x2"},
     };
     for (const auto& args : legacy_inputs) {

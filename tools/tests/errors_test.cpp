@@ -30,10 +30,12 @@ std::vector<std::string> with(std::vector<std::string> head, const std::vector<s
 }
 
 TEST(CliErrors, NoCommandOrUnknownCommand) {
-    expect_rejected({{}, "ndshard: give a command: map, show, explain, svg, convert or sim (see --help)"});
-    expect_rejected({{"mop"}, "ndshard: unknown command \"mop\"; the commands are map, show, explain, svg, convert and sim"});
+    expect_rejected({{}, "ndshard: give a command: map, show, explain, svg, convert, sim or conform (see --help)"});
+    expect_rejected(
+        {{"mop"},
+         "ndshard: unknown command \"mop\"; the commands are map, show, explain, svg, convert, sim and conform"});
     expect_rejected({{"--tensor", "3"},
-                     "ndshard: \"--tensor\": give a command first: map, show, explain, svg, convert or sim"});
+                     "ndshard: \"--tensor\": give a command first: map, show, explain, svg, convert, sim or conform"});
 }
 
 TEST(CliErrors, Map) {
@@ -41,8 +43,8 @@ TEST(CliErrors, Map) {
                      "ndshard map: --tensor \"3,,5\": empty dim at position 2"});
     expect_rejected({with({"map", "--frobnicate"}, proposal),
                      "ndshard map: The following argument was not expected: --frobnicate"});
-    expect_rejected({with({"map", "--format", "xml"}, proposal),
-                     "ndshard map: --format \"xml\": expected json or csv"});
+    expect_rejected(
+        {with({"map", "--format", "xml"}, proposal), "ndshard map: --format \"xml\": expected json or csv"});
     expect_rejected({{"map", "--tensor", "3,7,5", "--shard", "2,0,2", "--grid", "2x3"},
                      "ndshard map: invalid spec: shard [2,0,2] has a 0 in dim 1; shard dims must be >= 1 "
                      "[rule zero_shard_dim]"});

@@ -30,7 +30,7 @@ function(expect_one_line_error needle)
 endfunction()
 
 if(CASE STREQUAL "help")
-  foreach(command map show explain svg convert sim)
+  foreach(command map show explain svg convert sim conform)
     run_ndshard(${command} --help)
     if(NOT rc EQUAL 0 OR NOT out MATCHES "Examples:" OR NOT err STREQUAL "")
       message(FATAL_ERROR "ndshard ${command} --help: exit ${rc}, stderr '${err}'")

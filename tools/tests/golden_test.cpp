@@ -76,8 +76,7 @@ void check_golden(const std::string& file, const std::vector<std::string>& args)
     ASSERT_FALSE(want.empty()) << "missing golden file " << path << " (run with NDSHARD_UPDATE_GOLDEN=1)";
     if (file.find(".explain.") != std::string::npos)
         EXPECT_EQ(mask_words(r.out), mask_words(want)) << "ndshard output differs from " << path;
-    else
-        EXPECT_EQ(r.out, want) << "ndshard output differs from " << path;
+    else EXPECT_EQ(r.out, want) << "ndshard output differs from " << path;
 }
 
 class CliGolden : public ::testing::TestWithParam<example> {};

@@ -46,8 +46,8 @@ void expect_cores(const json& m, const std::vector<expected_core>& want) {
 
 // V1: [2,64,96] / [1,32,64] TILE on (0,0)-(3,3) row-major; the whole output, exactly.
 TEST(CliMap, V1ExactText) {
-    const run_output r = run_cli({"map", "--tensor", "2,64,96", "--shard", "1,32,64", "--page", "tile", "--cores",
-                                  "(0,0)-(3,3)"});
+    const run_output r =
+        run_cli({"map", "--tensor", "2,64,96", "--shard", "1,32,64", "--page", "tile", "--cores", "(0,0)-(3,3)"});
     EXPECT_EQ(r.code, 0);
     EXPECT_EQ(r.out,
               "{\"tensor_pages\":[2,2,3],\"shard_pages\":[1,1,2],\"num_shards\":8,\"max_shards_per_core\":1,"
@@ -64,8 +64,8 @@ TEST(CliMap, V1ExactText) {
 
 // V4: [3,2,2,3,4] / [1,1,2,2,4] ROW_MAJOR pages on (0,0)-(1,4) COL_MAJOR.
 TEST(CliMap, V4) {
-    const json m = map_json({"--tensor", "3,2,2,3,4", "--shard", "1,1,2,2,4", "--page", "row", "--cores",
-                             "(0,0)-(1,4)", "--orientation", "col_major"});
+    const json m = map_json({"--tensor", "3,2,2,3,4", "--shard", "1,1,2,2,4", "--page", "row", "--cores", "(0,0)-(1,4)",
+                             "--orientation", "col_major"});
     EXPECT_EQ(m["tensor_pages"], json::parse("[3,2,2,3,1]"));
     EXPECT_EQ(m["shard_pages"], json::parse("[1,1,2,2,1]"));
     EXPECT_EQ(m["num_shards"], 12);

@@ -1,5 +1,4 @@
-// `ndshard sim`: the JSON contract of issue 4 and its error paths. In a build without
-// lib/sim the command must say so in one line (exit 2).
+// `ndshard sim`: the JSON contract of issue 4 and its error paths.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -16,11 +15,6 @@ const std::string batch_sharded = R"js({"tensor":[4,8,8],"shard":[4,1,1],"grid":
 
 TEST(CliSim, ReshardPrintsTheContract) {
     const run_output r = run_cli({"sim", "--op", "reshard", "--in", interleaved, "--out", batch_sharded});
-    if (!sim_available()) {
-        EXPECT_EQ(r.code, 2);
-        EXPECT_EQ(r.err, "ndshard sim: this build has no simulator (lib/sim was not found when it was configured)\n");
-        GTEST_SKIP() << "built without lib/sim";
-    }
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_EQ(r.err, "");
     ASSERT_TRUE(is_one_line(r.out)) << r.out;
@@ -45,10 +39,9 @@ TEST(CliSim, ReshardPrintsTheContract) {
 }
 
 TEST(CliSim, BatchAlignedReductionIsLocal) {
-    if (!sim_available()) GTEST_SKIP() << "built without lib/sim";
-    const run_output r = run_cli({"sim", "--op", "reduce_sum:0", "--in",
-                                  R"js({"tensor":[8,16,16],"shard":[8,2,16],"grid":"4x2"})js", "--out",
-                                  R"js({"tensor":[1,16,16],"shard":[1,2,16],"grid":"4x2"})js", "--seed", "7"});
+    const run_output r =
+        run_cli({"sim", "--op", "reduce_sum:0", "--in", R"js({"tensor":[8,16,16],"shard":[8,2,16],"grid":"4x2"})js",
+                 "--out", R"js({"tensor":[1,16,16],"shard":[1,2,16],"grid":"4x2"})js", "--seed", "7"});
     ASSERT_EQ(r.code, 0) << r.err;
     const json j = json::parse(r.out);
     EXPECT_EQ(j["verified"], true);
@@ -56,7 +49,6 @@ TEST(CliSim, BatchAlignedReductionIsLocal) {
 }
 
 TEST(CliSim, BadRequestsExitTwoWithOneLine) {
-    if (!sim_available()) GTEST_SKIP() << "built without lib/sim";
     const std::string one = R"js({"tensor":[2],"shard":[1],"grid":"2x1"})js";
     const std::string three = R"js({"tensor":[3],"shard":[1],"grid":"2x1"})js";
     struct {

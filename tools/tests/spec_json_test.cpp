@@ -8,7 +8,6 @@
 
 #include "ndshard/cli/commands.hpp"
 #include "ndshard/cli/spec_input.hpp"
-#include "ndshard/cli/values.hpp"
 #include "ndshard/distribution.hpp"
 
 namespace ndshard::cli {
@@ -69,7 +68,8 @@ TEST(CliSpecJson, InterleavedBanks) {
               (shape{1, 32, 32}));
     EXPECT_EQ(parse_spec_json(R"js({"tensor":[2,3,40],"interleaved":true,"banks":4,"page":"row"})js").shard,
               (shape{1, 1, 40}));
-    const distribution d = make_distribution(parse_spec_json(R"js({"tensor":[2,64,96],"interleaved":true,"banks":5,"page":"tile"})js"));
+    const distribution d =
+        make_distribution(parse_spec_json(R"js({"tensor":[2,64,96],"interleaved":true,"banks":5,"page":"tile"})js"));
     EXPECT_EQ(d.shard_pages, (shape{1, 1, 1}));
     EXPECT_EQ(d.layout.num_shards, 12u);
 }
@@ -139,9 +139,10 @@ TEST(CliSpecJson, RoundTripThroughSpecToJson) {
         R"js({"tensor":[2,64,96],"shard":[1,32,64],"page":"tile:16x32","cores":"(0,0)-(3,3),(5,5)",)js"
         R"js("orientation":"col_major","strategy":"contiguous_1d","element_size":2,"alignment":32,"bank_base":1024})js");
     const std::string json = spec_to_json(s);
-    EXPECT_EQ(json,
-              R"js({"tensor":[2,64,96],"shard":[1,32,64],"page":"tile:16x32","element_size":2,"alignment":32,)js"
-              R"js("cores":"(0,0)-(3,3),(5,5)","orientation":"col_major","strategy":"contiguous_1d","bank_base":1024})js");
+    EXPECT_EQ(
+        json,
+        R"js({"tensor":[2,64,96],"shard":[1,32,64],"page":"tile:16x32","element_size":2,"alignment":32,)js"
+        R"js("cores":"(0,0)-(3,3),(5,5)","orientation":"col_major","strategy":"contiguous_1d","bank_base":1024})js");
     EXPECT_EQ(parse_spec_json(json), s);
 }
 
@@ -172,9 +173,15 @@ TEST(CliSpecJson, MangledInputOnlyEverFailsCleanly) {
         for (int e = 0; e < edits && !text.empty(); ++e) {
             const std::size_t at = rng() % text.size();
             switch (rng() % 3) {
-                case 0: text.erase(at, 1 + rng() % 3); break;
-                case 1: text.insert(at, 1, alphabet[rng() % alphabet.size()]); break;
-                default: text[at] = alphabet[rng() % alphabet.size()]; break;
+                case 0:
+                    text.erase(at, 1 + rng() % 3);
+                    break;
+                case 1:
+                    text.insert(at, 1, alphabet[rng() % alphabet.size()]);
+                    break;
+                default:
+                    text[at] = alphabet[rng() % alphabet.size()];
+                    break;
             }
         }
         try {

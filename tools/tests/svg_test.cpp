@@ -23,7 +23,7 @@ struct svg_summary {
     std::size_t padding = 0;  // <g class="pad">
     std::size_t slots = 0;    // <rect class="slot">
     std::map<std::size_t, std::string> legend_fill;
-    std::string text;         // the SVG itself
+    std::string text;  // the SVG itself
 };
 
 std::size_t number(const xml_element& e, const char* key) {
@@ -141,9 +141,9 @@ TEST(CliSvg, RankFourAndFiveAreRowsOfBlocks) {
 }
 
 TEST(CliSvg, TilePagesFoldedShardsAndStrategies) {
-    EXPECT_EQ(check_svg({"--tensor", "2,64,96", "--shard", "1,32,64", "--page", "tile", "--cores", "(0,0)-(3,3)"})
-                  .padding,
-              4u);
+    EXPECT_EQ(
+        check_svg({"--tensor", "2,64,96", "--shard", "1,32,64", "--page", "tile", "--cores", "(0,0)-(3,3)"}).padding,
+        4u);
     // Shard rank 2 < tensor rank 4: padding is drawn along the unfolded dims only.
     EXPECT_EQ(check_svg({"--tensor", "2,3,4,5", "--shard", "3,2", "--grid", "3x1"}).padding, 2u * 3 * 4 * 6 - 120);
     check_svg({"--tensor", "4,6", "--shard", "2,3", "--grid", "3x3", "--strategy", "grid_2d"});

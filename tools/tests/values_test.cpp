@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "ndshard/cli/values.hpp"
+#include "ndshard/cli/spec_input.hpp"
 
 namespace ndshard::cli {
 namespace {
@@ -103,8 +103,10 @@ TEST(CliValues, PagesOrientationStrategy) {
     EXPECT_EQ(parse_page("row_major", "--page"), (page_config{page_kind::row_major}));
     EXPECT_EQ(format_page({page_kind::tile, 16, 8}), "tile:16x8");
     EXPECT_EQ(format_page({page_kind::tile, 32, 32}), "tile");
-    EXPECT_EQ(error_of([] { parse_page("tiles", "--page"); }), "--page \"tiles\": expected pages, tile, tile:HxW or row");
-    EXPECT_EQ(error_of([] { parse_page("tile:16", "--page"); }), "--page \"tile:16\": expected tile:HxW, e.g. tile:16x32");
+    EXPECT_EQ(error_of([] { parse_page("tiles", "--page"); }),
+              "--page \"tiles\": expected pages, tile, tile:HxW or row");
+    EXPECT_EQ(error_of([] { parse_page("tile:16", "--page"); }),
+              "--page \"tile:16\": expected tile:HxW, e.g. tile:16x32");
     EXPECT_EQ(error_of([] { parse_page("tile:ax2", "--page"); }),
               "--page \"tile:ax2\": tile height \"a\": not a non-negative decimal integer");
     EXPECT_EQ(parse_orientation("col_major", "--orientation"), orientation::col_major);

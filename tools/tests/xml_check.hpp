@@ -55,9 +55,7 @@ private:
     std::string_view s_;
     std::size_t at_ = 0;
 
-    [[noreturn]] void fail(const std::string& why) const {
-        throw xml_error(why + " at byte " + std::to_string(at_));
-    }
+    [[noreturn]] void fail(const std::string& why) const { throw xml_error(why + " at byte " + std::to_string(at_)); }
     bool peek(std::string_view p) const { return s_.substr(at_, p.size()) == p; }
     void expect(std::string_view p) {
         if (!peek(p)) fail("expected '" + std::string(p) + "'");
@@ -112,7 +110,7 @@ private:
             unsigned long code = 0;
             const bool hexa = ref[1] == 'x';
             for (char c : ref.substr(hexa ? 2 : 1)) {
-                const int digit = c >= '0' && c <= '9' ? c - '0'
+                const int digit = c >= '0' && c <= '9'           ? c - '0'
                                   : hexa && c >= 'a' && c <= 'f' ? c - 'a' + 10
                                   : hexa && c >= 'A' && c <= 'F' ? c - 'A' + 10
                                                                  : -1;

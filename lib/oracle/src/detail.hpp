@@ -65,8 +65,7 @@ inline std::string shape_string(const std::vector<big>& shape) {
 
 // "(0,0)-(3,3)"
 inline std::string range_string(const core_range& r) {
-  return "(" + to_string(r.x0) + "," + to_string(r.y0) + ")-(" + to_string(r.x1) + "," +
-         to_string(r.y1) + ")";
+  return "(" + to_string(r.x0) + "," + to_string(r.y0) + ")-(" + to_string(r.x1) + "," + to_string(r.y1) + ")";
 }
 
 }  // namespace ndshard::oracle::detail

@@ -57,22 +57,19 @@ verdict evaluate(const spec& s) {
   const std::size_t rank_s = s.shard.size();
 
   // ---- Errors, in the order of the table ----------------------------------------------
-  if (rank_t < 1 || rank_t > 8)
-    return reject("rank", "tensor rank " + std::to_string(rank_t) + " is not in 1..8");
+  if (rank_t < 1 || rank_t > 8) return reject("rank", "tensor rank " + std::to_string(rank_t) + " is not in 1..8");
   if (rank_s < 1 || rank_s > rank_t)
-    return reject("shard_rank", "shard rank " + std::to_string(rank_s) + " is not in 1.." +
-                                    std::to_string(rank_t) + " (the tensor rank)");
+    return reject("shard_rank", "shard rank " + std::to_string(rank_s) + " is not in 1.." + std::to_string(rank_t) +
+                                    " (the tensor rank)");
   for (std::size_t d = 0; d < rank_s; ++d)
     if (s.shard[d] == 0)
-      return reject("zero_shard_dim", "shard dim " + std::to_string(d) + " of " +
-                                          shape_string(s.shard) + " is 0");
+      return reject("zero_shard_dim", "shard dim " + std::to_string(d) + " of " + shape_string(s.shard) + " is 0");
   if (s.page == page_kind::tile) {
     if (rank_s < 2)
-      return reject("tile", "tile layout needs shard rank >= 2, shard " + shape_string(s.shard) +
-                                " has rank " + std::to_string(rank_s));
+      return reject("tile", "tile layout needs shard rank >= 2, shard " + shape_string(s.shard) + " has rank " +
+                                std::to_string(rank_s));
     if (s.tile_h == 0 || s.tile_w == 0)
-      return reject("tile", "tile " + to_string(s.tile_h) + "x" + to_string(s.tile_w) +
-                                " has a zero dim");
+      return reject("tile", "tile " + to_string(s.tile_h) + "x" + to_string(s.tile_w) + " has a zero dim");
   }
   if (s.element_size == 0) return reject("element_size", "element_size 0 is not >= 1");
   if (s.alignment == 0) return reject("alignment", "alignment 0 is not a power of two");
@@ -89,16 +86,14 @@ verdict evaluate(const spec& s) {
     const core_range& r = s.cores[i];
     for (const big& v : {r.x0, r.y0, r.x1, r.y1})
       if (v > 65535)
-        return reject("core_coord", "core coordinate " + to_string(v) + " in range " +
-                                        std::to_string(i) + " " + range_string(r) +
-                                        " exceeds 65535");
+        return reject("core_coord", "core coordinate " + to_string(v) + " in range " + std::to_string(i) + " " +
+                                        range_string(r) + " exceeds 65535");
   }
   // Count before expanding: a single range may hold 2^32 cores.
   big core_count = 0;
   for (const core_range& r : s.cores) core_count += (r.x1 - r.x0 + 1) * (r.y1 - r.y0 + 1);
   if (core_count > 65536)
-    return reject("too_many_cores",
-                  to_string(core_count) + " cores after expansion, more than 65536");
+    return reject("too_many_cores", to_string(core_count) + " cores after expansion, more than 65536");
   const std::vector<core_xy> expanded = expand_cores(s.cores, s.orient);
   {
     std::vector<std::pair<big, big>> seen;
@@ -106,12 +101,11 @@ verdict evaluate(const spec& s) {
     std::sort(seen.begin(), seen.end());
     for (std::size_t i = 1; i < seen.size(); ++i)
       if (seen[i] == seen[i - 1])
-        return reject("duplicate_core", "core (" + to_string(seen[i].first) + "," +
-                                            to_string(seen[i].second) + ") appears twice");
+        return reject("duplicate_core",
+                      "core (" + to_string(seen[i].first) + "," + to_string(seen[i].second) + ") appears twice");
   }
   if (s.strat == strategy::grid_2d && s.cores.size() != 1)
-    return reject("grid_2d_ranges", "grid_2d takes exactly one core range, got " +
-                                        std::to_string(s.cores.size()));
+    return reject("grid_2d_ranges", "grid_2d takes exactly one core range, got " + std::to_string(s.cores.size()));
 
   // ---- Conversion to pages (rules.md "Conversion to pages" 1-5) ----------------------
   std::vector<big> T = s.tensor;  // becomes the tensor page shape, tensor rank
@@ -156,11 +150,10 @@ verdict evaluate(const spec& s) {
     // row_major needs Gw <= width and Gh <= height; col_major needs Gh <= width, Gw <= height.
     const bool fits = row ? (Gw <= width && Gh <= height) : (Gh <= width && Gw <= height);
     if (!fits)
-      return reject("grid_2d_fit",
-                    "grid_2d shard grid " + to_string(Gh) + " x " + to_string(Gw) +
-                        " (Gh x Gw) does not fit core range " + range_string(r) + " (" +
-                        to_string(width) + " wide, " + to_string(height) + " high) in " +
-                        (row ? "row_major" : "col_major"));
+      return reject("grid_2d_fit", "grid_2d shard grid " + to_string(Gh) + " x " + to_string(Gw) +
+                                       " (Gh x Gw) does not fit core range " + range_string(r) + " (" +
+                                       to_string(width) + " wide, " + to_string(height) + " high) in " +
+                                       (row ? "row_major" : "col_major"));
     // Shard s = i*Gw + j lands on (x0+j, y0+i) (row_major) or (x0+i, y0+j) (col_major).
     effective.clear();
     for (big id = 0; id < num_shards; ++id) {
@@ -173,44 +166,46 @@ verdict evaluate(const spec& s) {
   big tensor_volume_nonzero = 1;  // vol(tensor pages) with zero dims counted as 1
   for (std::size_t d = 0; d < rank_t; ++d) {
     if (T[d] >= two_to_32)
-      return reject("tensor_pages_32bit", "tensor page dim " + std::to_string(d) + " is " +
-                                              to_string(T[d]) + ", not below 2^32 (pages " +
-                                              shape_string(T) + ")");
+      return reject("tensor_pages_32bit", "tensor page dim " + std::to_string(d) + " is " + to_string(T[d]) +
+                                              ", not below 2^32 (pages " + shape_string(T) + ")");
     tensor_volume_nonzero *= (T[d] == 0 ? big(1) : T[d]);
   }
   if (tensor_volume_nonzero >= two_to_32)
-    return reject("tensor_pages_32bit", "tensor page volume " + to_string(tensor_volume_nonzero) +
-                                            " of " + shape_string(T) + " is not below 2^32");
+    return reject("tensor_pages_32bit", "tensor page volume " + to_string(tensor_volume_nonzero) + " of " +
+                                            shape_string(T) + " is not below 2^32");
   for (std::size_t d = 0; d < rank_s; ++d)
     if (S[d] >= two_to_32)
-      return reject("shard_pages_32bit", "shard page dim " + std::to_string(d) + " is " +
-                                             to_string(S[d]) + ", not below 2^32 (pages " +
-                                             shape_string(S) + ")");
+      return reject("shard_pages_32bit", "shard page dim " + std::to_string(d) + " is " + to_string(S[d]) +
+                                             ", not below 2^32 (pages " + shape_string(S) + ")");
   const big shard_volume = volume(S);
   if (shard_volume >= two_to_32)
-    return reject("shard_pages_32bit", "shard page volume " + to_string(shard_volume) + " of " +
-                                           shape_string(S) + " is not below 2^32");
+    return reject("shard_pages_32bit",
+                  "shard page volume " + to_string(shard_volume) + " of " + shape_string(S) + " is not below 2^32");
   // aligned_page_size = round_up(page_size, alignment)
   const big aligned_page_size = ceil_div(page_size, s.alignment) * s.alignment;
   if (aligned_page_size >= two_to_32)
-    return reject("page_size_32bit", "aligned page size " + to_string(aligned_page_size) +
-                                         " is not below 2^32");
+    return reject("page_size_32bit", "aligned page size " + to_string(aligned_page_size) + " is not below 2^32");
 
   // ---- Distribution (rules.md "Distribution") ---------------------------------------------
   const big P = effective.size();
   big max_shards_per_core;
   switch (s.strat) {
-    case strategy::round_robin_1d: max_shards_per_core = ceil_div(num_shards, P); break;
-    case strategy::contiguous_1d: max_shards_per_core = ceil_div(num_shards, P); break;  // k
-    case strategy::grid_2d: max_shards_per_core = num_shards < 1 ? num_shards : big(1); break;
+    case strategy::round_robin_1d:
+      max_shards_per_core = ceil_div(num_shards, P);
+      break;
+    case strategy::contiguous_1d:
+      max_shards_per_core = ceil_div(num_shards, P);
+      break;  // k
+    case strategy::grid_2d:
+      max_shards_per_core = num_shards < 1 ? num_shards : big(1);
+      break;
   }
   const big reserved = max_shards_per_core * shard_volume;
   const big end_address = s.bank_base + reserved * aligned_page_size;
   if (end_address > two_to_32)
-    return reject("address_32bit", "bank_base " + to_string(s.bank_base) + " + " +
-                                       to_string(reserved) + " reserved pages * " +
-                                       to_string(aligned_page_size) + " bytes = " +
-                                       to_string(end_address) + " exceeds 2^32");
+    return reject("address_32bit", "bank_base " + to_string(s.bank_base) + " + " + to_string(reserved) +
+                                       " reserved pages * " + to_string(aligned_page_size) +
+                                       " bytes = " + to_string(end_address) + " exceeds 2^32");
   if (s.bank_base >= two_to_32)
     return reject("address_32bit", "bank_base " + to_string(s.bank_base) + " is not below 2^32");
 

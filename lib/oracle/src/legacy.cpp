@@ -14,8 +14,7 @@ using detail::ceil_div;
 
 void check_below(const big& v, const big& end, const std::string& what) {
   if (v < 0 || v >= end)
-    throw std::out_of_range("oracle: " + what + " " + to_string(v) + " is not in [0, " +
-                            to_string(end) + ")");
+    throw std::out_of_range("oracle: " + what + " " + to_string(v) + " is not in [0, " + to_string(end) + ")");
 }
 
 void check_positive(const big& v, const std::string& what) {
@@ -53,9 +52,8 @@ legacy_place legacy_width(const big& r, const big& c, const big& H, const big& W
   return {c / sw, r * sw + c % sw};
 }
 
-legacy_place legacy_block(const big& r, const big& c, const big& H, const big& W, const big& sh,
-                          const big& sw, orientation orient, core_range range,
-                          core_xy* core_out) {
+legacy_place legacy_block(const big& r, const big& c, const big& H, const big& W, const big& sh, const big& sw,
+                          orientation orient, core_range range, core_xy* core_out) {
   check_positive(sh, "shard height");
   check_positive(sw, "shard width");
   check_below(r, H, "row");
@@ -67,12 +65,10 @@ legacy_place legacy_block(const big& r, const big& c, const big& H, const big& W
   const bool row = orient == orientation::row_major;
   // ROW_MAJOR trims the range to Gw columns by Gh rows; COL_MAJOR puts i along x, j along y.
   if (row ? (Gw > width || Gh > height) : (Gh > width || Gw > height))
-    throw std::out_of_range("oracle: core range " + detail::range_string(range) +
-                            " is too small for the " + to_string(Gh) + " x " + to_string(Gw) +
-                            " shard grid");
+    throw std::out_of_range("oracle: core range " + detail::range_string(range) + " is too small for the " +
+                            to_string(Gh) + " x " + to_string(Gw) + " shard grid");
   const big i = r / sh, j = c / sw;
-  if (core_out != nullptr)
-    *core_out = row ? core_xy{range.x0 + j, range.y0 + i} : core_xy{range.x0 + i, range.y0 + j};
+  if (core_out != nullptr) *core_out = row ? core_xy{range.x0 + j, range.y0 + i} : core_xy{range.x0 + i, range.y0 + j};
   // One shard per core; cores in shard order. Offset (r % sh) * sw + c % sw.
   return {i * Gw + j, (r % sh) * sw + c % sw};
 }

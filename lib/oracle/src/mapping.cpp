@@ -23,18 +23,14 @@ using detail::to_index;
 
 void check_range(const big& v, const big& end, const std::string& what) {
   if (v < 0 || v >= end)
-    throw std::out_of_range("oracle: " + what + " " + to_string(v) + " is not in [0, " +
-                            to_string(end) + ")");
+    throw std::out_of_range("oracle: " + what + " " + to_string(v) + " is not in [0, " + to_string(end) + ")");
 }
 
-void check_coord(const std::vector<big>& coord, const std::vector<big>& shape,
-                 const std::string& what) {
+void check_coord(const std::vector<big>& coord, const std::vector<big>& shape, const std::string& what) {
   if (coord.size() != shape.size())
     throw std::out_of_range("oracle: " + what + " " + detail::shape_string(coord) + " has rank " +
-                            std::to_string(coord.size()) + ", expected " +
-                            std::to_string(shape.size()));
-  for (std::size_t d = 0; d < shape.size(); ++d)
-    check_range(coord[d], shape[d], what + " dim " + std::to_string(d));
+                            std::to_string(coord.size()) + ", expected " + std::to_string(shape.size()));
+  for (std::size_t d = 0; d < shape.size(); ++d) check_range(coord[d], shape[d], what + " dim " + std::to_string(d));
 }
 
 big byte_address(const model& m, const big& device_offset) {
@@ -43,9 +39,7 @@ big byte_address(const model& m, const big& device_offset) {
 }
 
 // rank(T) - rank(S) + 1 leading tensor page dims fold into one.
-std::size_t folded_lead(const model& m) {
-  return m.tensor_pages.size() - m.shard_pages.size() + 1;
-}
+std::size_t folded_lead(const model& m) { return m.tensor_pages.size() - m.shard_pages.size() + 1; }
 
 // Tensor-rank page coordinate -> shard-rank coordinate: the leading dims, row-major, become one.
 std::vector<big> fold(const model& m, const std::vector<big>& p) {
@@ -92,8 +86,12 @@ std::optional<big> shard_in_slot(const model& m, const big& core, const big& slo
   const big P = m.cores.size();
   big s;
   switch (m.strat) {
-    case strategy::round_robin_1d: s = slot * P + core; break;
-    case strategy::contiguous_1d: s = core * m.max_shards_per_core + slot; break;
+    case strategy::round_robin_1d:
+      s = slot * P + core;
+      break;
+    case strategy::contiguous_1d:
+      s = core * m.max_shards_per_core + slot;
+      break;
     case strategy::grid_2d:
       if (slot != 0) return std::nullopt;
       s = core;
@@ -155,8 +153,7 @@ shard_home shard_location(const model& m, const big& shard_id) {
   check_range(shard_id, m.num_shards, "shard id");
   const placement pl = place_shard(m, shard_id);
   const big device_offset = pl.slot * m.shard_volume;
-  return {pl.core_index, m.cores.at(to_index(pl.core_index)), pl.slot, device_offset,
-          byte_address(m, device_offset)};
+  return {pl.core_index, m.cores.at(to_index(pl.core_index)), pl.slot, device_offset, byte_address(m, device_offset)};
 }
 
 shard_home shard_location(const model& m, const std::vector<big>& shard_coord) {
@@ -168,8 +165,7 @@ std::optional<big> page_at(const model& m, const big& core_index, const big& dev
   check_range(core_index, m.cores.size(), "core index");
   check_range(device_offset, m.reserved_pages_per_core, "device offset");
   // device offset = slot * vol(S) + in_shard_offset
-  const std::optional<big> s =
-      shard_in_slot(m, core_index, device_offset / m.shard_volume);
+  const std::optional<big> s = shard_in_slot(m, core_index, device_offset / m.shard_volume);
   if (!s) return std::nullopt;
   return page_in_shard(m, *s, device_offset % m.shard_volume);
 }
@@ -227,8 +223,7 @@ std::vector<std::vector<std::optional<big>>> slot_table(const model& m) {
   for (big s = 0; s < m.num_shards; ++s) {
     const placement pl = place_shard(m, s);
     for (big o = 0; o < m.shard_volume; ++o)
-      table.at(to_index(pl.core_index)).at(to_index(pl.slot * m.shard_volume + o)) =
-          page_in_shard(m, s, o);
+      table.at(to_index(pl.core_index)).at(to_index(pl.slot * m.shard_volume + o)) = page_in_shard(m, s, o);
   }
   return table;
 }

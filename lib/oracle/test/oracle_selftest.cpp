@@ -75,8 +75,7 @@ void expect_consistent(const model& m) {
   const slots table = slot_table(m);
   for (big p = 0; p < m.num_pages; ++p) {
     const location loc = locate(m, p);
-    EXPECT_EQ(table.at(static_cast<std::size_t>(loc.core_index))
-                  .at(static_cast<std::size_t>(loc.device_offset)),
+    EXPECT_EQ(table.at(static_cast<std::size_t>(loc.core_index)).at(static_cast<std::size_t>(loc.device_offset)),
               std::optional<big>(p));
     EXPECT_EQ(page_at(m, loc.core_index, loc.device_offset), std::optional<big>(p));
     EXPECT_EQ(loc.byte_address, m.bank_base + loc.device_offset * m.aligned_page_size);
@@ -114,9 +113,8 @@ TEST(Conformance, V1_tile_round_robin_16_cores) {
   EXPECT_EQ(locate(m, big(6)).core.y, 1);
   EXPECT_EQ(locate(m, big(11)).core.x, 3);  // shard 7 on (3,1)
   EXPECT_EQ(locate(m, big(11)).core.y, 1);
-  EXPECT_EQ(slot_table(m),
-            parse_slots("{0,1} {2,P} {3,4} {5,P} {6,7} {8,P} {9,10} {11,P} "
-                        "{P,P} {P,P} {P,P} {P,P} {P,P} {P,P} {P,P} {P,P}"));
+  EXPECT_EQ(slot_table(m), parse_slots("{0,1} {2,P} {3,4} {5,P} {6,7} {8,P} {9,10} {11,P} "
+                                       "{P,P} {P,P} {P,P} {P,P} {P,P} {P,P} {P,P} {P,P}"));
   expect_consistent(m);
 }
 
@@ -131,11 +129,10 @@ TEST(Conformance, V4_row_major_pages_col_major_range) {
   EXPECT_EQ(m.cores[5].x, 1);  // (1,0)
   EXPECT_EQ(m.cores[5].y, 0);
   EXPECT_EQ(m.page_size, 4);
-  EXPECT_EQ(slot_table(m),
-            parse_slots("{0,1,3,4,30,31,33,34} {2,P,5,P,32,P,35,P} {6,7,9,10,P,P,P,P} "
-                        "{8,P,11,P,P,P,P,P} {12,13,15,16,P,P,P,P} {14,P,17,P,P,P,P,P} "
-                        "{18,19,21,22,P,P,P,P} {20,P,23,P,P,P,P,P} {24,25,27,28,P,P,P,P} "
-                        "{26,P,29,P,P,P,P,P}"));
+  EXPECT_EQ(slot_table(m), parse_slots("{0,1,3,4,30,31,33,34} {2,P,5,P,32,P,35,P} {6,7,9,10,P,P,P,P} "
+                                       "{8,P,11,P,P,P,P,P} {12,13,15,16,P,P,P,P} {14,P,17,P,P,P,P,P} "
+                                       "{18,19,21,22,P,P,P,P} {20,P,23,P,P,P,P,P} {24,25,27,28,P,P,P,P} "
+                                       "{26,P,29,P,P,P,P,P}"));
   expect_consistent(m);
 }
 
@@ -155,9 +152,9 @@ TEST(Conformance, V7_two_by_three_on_4_banks) {
 TEST(Conformance, V7_rank4_on_6_banks) {
   const model m = accept(pages_spec({2, 1, 3, 4}, {2, 2, 1, 2}, {range(0, 0, 5, 0)}));
   // p < 12 -> (p/2, p%2), p >= 12 -> ((p-12)/2, 4+p%2), written out:
-  const long long expected[24][2] = {
-      {0, 0}, {0, 1}, {1, 0}, {1, 1}, {2, 0}, {2, 1}, {3, 0}, {3, 1}, {4, 0}, {4, 1}, {5, 0}, {5, 1},
-      {0, 4}, {0, 5}, {1, 4}, {1, 5}, {2, 4}, {2, 5}, {3, 4}, {3, 5}, {4, 4}, {4, 5}, {5, 4}, {5, 5}};
+  const long long expected[24][2] = {{0, 0}, {0, 1}, {1, 0}, {1, 1}, {2, 0}, {2, 1}, {3, 0}, {3, 1},
+                                     {4, 0}, {4, 1}, {5, 0}, {5, 1}, {0, 4}, {0, 5}, {1, 4}, {1, 5},
+                                     {2, 4}, {2, 5}, {3, 4}, {3, 5}, {4, 4}, {4, 5}, {5, 4}, {5, 5}};
   for (int p = 0; p < 24; ++p) {
     const location loc = locate(m, big(p));
     EXPECT_EQ(loc.core_index, expected[p][0]) << "page " << p;
@@ -267,8 +264,7 @@ TEST(Legacy, formulas) {
   legacy_block(3, 7, 4, 8, 2, 3, orientation::col_major, range(1, 1, 4, 4), &core);
   EXPECT_EQ(core.x, 2);
   EXPECT_EQ(core.y, 3);
-  EXPECT_THROW(legacy_block(0, 0, 4, 8, 2, 3, orientation::row_major, range(0, 0, 1, 1), nullptr),
-               std::out_of_range);
+  EXPECT_THROW(legacy_block(0, 0, 4, 8, 2, 3, orientation::row_major, range(0, 0, 1, 1), nullptr), std::out_of_range);
   EXPECT_THROW(interleaved(1, 0), std::out_of_range);
   EXPECT_THROW(legacy_height(6, 0, 6, 4, 2), std::out_of_range);
 }
@@ -297,8 +293,7 @@ TEST(Legacy, nd_sharding_has_them_as_special_cases) {
   for (big r = 0; r < 6; ++r)
     for (big c = 0; c < 8; ++c) {
       core_xy core;
-      const legacy_place b =
-          legacy_block(r, c, 6, 8, 2, 3, orientation::row_major, range(1, 1, 4, 4), &core);
+      const legacy_place b = legacy_block(r, c, 6, 8, 2, 3, orientation::row_major, range(1, 1, 4, 4), &core);
       const location lb = locate(bm, r * 8 + c);
       EXPECT_EQ(lb.core_index, b.core_index);
       EXPECT_EQ(lb.device_offset, b.offset);
@@ -448,20 +443,16 @@ TEST(Rules, grid_2d_fit) {
 }
 
 TEST(Rules, tensor_pages_32bit) {
-  expect_rule(pages_spec({4294967296LL}, {1}, {range(0, 0, 0, 0)}), "tensor_pages_32bit",
-              "4294967296");
-  expect_rule(pages_spec({65536, 65536}, {1, 1}, {range(0, 0, 0, 0)}), "tensor_pages_32bit",
-              "4294967296");
-  expect_rule(pages_spec({0, 2147483648LL, 2}, {1, 1, 1}, {range(0, 0, 0, 0)}),
-              "tensor_pages_32bit", "4294967296");  // zero dims count as 1
+  expect_rule(pages_spec({4294967296LL}, {1}, {range(0, 0, 0, 0)}), "tensor_pages_32bit", "4294967296");
+  expect_rule(pages_spec({65536, 65536}, {1, 1}, {range(0, 0, 0, 0)}), "tensor_pages_32bit", "4294967296");
+  expect_rule(pages_spec({0, 2147483648LL, 2}, {1, 1, 1}, {range(0, 0, 0, 0)}), "tensor_pages_32bit",
+              "4294967296");  // zero dims count as 1
   accept(pages_spec({4294967295LL}, {2147483648LL}, {range(0, 0, 0, 0)}));
 }
 
 TEST(Rules, shard_pages_32bit) {
-  expect_rule(pages_spec({1}, {4294967296LL}, {range(0, 0, 0, 0)}), "shard_pages_32bit",
-              "4294967296");
-  expect_rule(pages_spec({1, 1}, {65536, 65536}, {range(0, 0, 0, 0)}), "shard_pages_32bit",
-              "4294967296");
+  expect_rule(pages_spec({1}, {4294967296LL}, {range(0, 0, 0, 0)}), "shard_pages_32bit", "4294967296");
+  expect_rule(pages_spec({1, 1}, {65536, 65536}, {range(0, 0, 0, 0)}), "shard_pages_32bit", "4294967296");
   accept(pages_spec({1}, {4294967295LL}, {range(0, 0, 0, 0)}));
 }
 

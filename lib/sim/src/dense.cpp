@@ -103,7 +103,8 @@ dense_tensor permute(const dense_tensor& in, std::span<const std::size_t> order)
         throw std::invalid_argument("permute: order has " + std::to_string(order.size()) + " entries for rank " +
                                     std::to_string(r));
     for (std::size_t o : order) {
-        if (o >= r || seen[o]) throw std::invalid_argument("permute: order is not a permutation of 0.." + std::to_string(r - 1));
+        if (o >= r || seen[o])
+            throw std::invalid_argument("permute: order is not a permutation of 0.." + std::to_string(r - 1));
         seen[o] = true;
     }
     shape out_shape;
@@ -125,8 +126,8 @@ dense_tensor permute(const dense_tensor& in, std::span<const std::size_t> order)
 
 std::string first_difference(const dense_tensor& got, const dense_tensor& want) {
     if (!(got.pages == want.pages) || got.page_elems != want.page_elems)
-        return "shape " + to_string(got.pages) + " x " + std::to_string(got.page_elems) + " != " +
-               to_string(want.pages) + " x " + std::to_string(want.page_elems);
+        return "shape " + to_string(got.pages) + " x " + std::to_string(got.page_elems) +
+               " != " + to_string(want.pages) + " x " + std::to_string(want.page_elems);
     if (got.data.size() != want.data.size()) return "data sizes differ";
     for (std::size_t i = 0; i < got.data.size(); ++i)
         if (got.data[i] != want.data[i])

@@ -11,6 +11,7 @@ namespace {
 
 std::uint64_t round_up(std::uint64_t v, std::uint64_t align) { return (v + align - 1) / align * align; }
 
+// Hops on a mesh NoC with dimension-ordered routing: the Manhattan distance.
 std::uint64_t distance(core_coord a, core_coord b) {
     const auto d = [](std::uint32_t u, std::uint32_t v) { return u > v ? u - v : v - u; };
     return std::uint64_t{d(a.x, b.x)} + d(a.y, b.y);
@@ -18,8 +19,22 @@ std::uint64_t distance(core_coord a, core_coord b) {
 
 std::string at_text(noc_addr a) { return to_string(core_coord{a.x, a.y}) + " " + hex(a.addr); }
 
+// Every page of a distribution with its NoC address, in page_runs order: the host's view
+// of a buffer (no kernel runs it, so no traffic is counted).
+template <class F>
+void for_each_page_at(const distribution& d, F&& f) {
+    const auto runs = page_runs(d);
+    for (std::size_t core = 0; core < runs.size(); ++core)
+        for (const page_run& r : runs[core])
+            for (std::uint64_t i = 0; i < r.count; ++i)
+                f(r.first_page + i, noc_addr{d.cores[core].x, d.cores[core].y,
+                                             static_cast<std::uint32_t>(d.byte_address(r.device_offset + i))});
+}
+
 }  // namespace
 
+// The sentinel byte in all four bytes, so that an int32 read of untouched memory is
+// recognisable as such.
 std::int32_t sentinel_value(const device_config& c) noexcept {
     const auto b = std::to_integer<std::uint32_t>(c.sentinel);
     return static_cast<std::int32_t>(b | (b << 8) | (b << 16) | (b << 24));
@@ -29,11 +44,13 @@ device::device(device_config config) : config_(config) {
     if (config_.grid_x == 0 || config_.grid_y == 0)
         throw std::invalid_argument("device: the worker grid " + std::to_string(config_.grid_x) + "x" +
                                     std::to_string(config_.grid_y) + " is empty");
+    // DRAM banks sit in columns right of the workers (dram_bank); every coordinate must
+    // still pack into a 16-bit NoC coordinate, as on the device.
     const std::uint64_t dram_columns = (std::uint64_t{config_.num_dram_banks} + config_.grid_y - 1) / config_.grid_y;
     if (std::uint64_t{config_.grid_x} + dram_columns > max_core_coord + 1 || config_.grid_y > max_core_coord + 1)
         throw std::invalid_argument("device: NoC coordinates past 65535 (grid " + std::to_string(config_.grid_x) + "x" +
-                                    std::to_string(config_.grid_y) + " plus " +
-                                    std::to_string(config_.num_dram_banks) + " DRAM banks)");
+                                    std::to_string(config_.grid_y) + " plus " + std::to_string(config_.num_dram_banks) +
+                                    " DRAM banks)");
     if (config_.l1_size > two_pow_32 || config_.dram_bank_size > two_pow_32)
         throw std::invalid_argument("device: memories hold at most 2^32 bytes (device addresses are 32-bit)");
     if (config_.alloc_alignment == 0 || (config_.alloc_alignment & (config_.alloc_alignment - 1)) != 0)
@@ -78,6 +95,8 @@ const memory* device::endpoint(core_coord c) const noexcept {
 
 const memory* device::memory_at(core_coord c) const noexcept { return endpoint(c); }
 
+// A DRAM bank has no core of its own to run the kernel that serves it, so workers take
+// the DRAM banks in turn; an L1 bank is served by its own core (its reads are local).
 core_coord device::executor_for(core_coord bank) const noexcept {
     const memory* m = endpoint(bank);
     if (m == nullptr || m->kind() == memory_kind::l1) return bank;
@@ -85,15 +104,19 @@ core_coord device::executor_for(core_coord bank) const noexcept {
     return worker(b % num_workers());
 }
 
-buffer_id device::allocate(distribution_spec spec, std::string name) { return place(std::move(spec), std::move(name), true); }
+buffer_id device::allocate(distribution_spec spec, std::string name) {
+    return place(std::move(spec), std::move(name), true);
+}
 
-buffer_id device::allocate_at(const distribution_spec& spec, std::string name) { return place(spec, std::move(name), false); }
+buffer_id device::allocate_at(const distribution_spec& spec, std::string name) {
+    return place(spec, std::move(name), false);
+}
 
 buffer_id device::place(distribution_spec spec, std::string name, bool choose_base) {
     const buffer_id id{next_id_};
     if (name.empty()) name = "buffer" + std::to_string(id.value);
     distribution d = make_distribution(spec);  // spec_error for an invalid spec
-    if (d.page_size % 4 != 0)
+    if (d.page_size % 4 != 0)                  // kernels and dense tensors move int32 values
         throw op_error("buffer '" + name + "': page size " + std::to_string(d.page_size) +
                        " bytes is not a whole number of int32 values");
     std::vector<memory*> banks;
@@ -114,19 +137,22 @@ buffer_id device::place(distribution_spec spec, std::string name, bool choose_ba
                              std::to_string(banks.size()) + " " + to_string(kind) + " banks)";
     if (choose_base) {
         const std::uint64_t align = std::max(spec.alignment, config_.alloc_alignment);
+        // The lowest base free in every bank is 0 or the (aligned) end of some live
+        // allocation, so only those need trying.
         std::vector<std::uint64_t> candidates{0};
         for (const memory* m : banks)
             for (const allocation& a : m->live()) candidates.push_back(round_up(a.end, align));
         std::sort(candidates.begin(), candidates.end());
         auto fits = [&](std::uint64_t base) {
-            return std::all_of(banks.begin(), banks.end(), [&](const memory* m) { return m->is_free(base, base + bytes); });
+            return std::all_of(banks.begin(), banks.end(),
+                               [&](const memory* m) { return m->is_free(base, base + bytes); });
         };
         auto found = std::find_if(candidates.begin(), candidates.end(), fits);
         if (found == candidates.end())
             throw alloc_error(what + ": no address is free in every bank (capacity " + hex(banks.front()->capacity()) +
                               " bytes per bank)");  // banks is not empty: with none, base 0 fits
         spec.bank_base = *found;
-        d = make_distribution(spec);
+        d = make_distribution(spec);  // again: the byte addresses include the base
     } else {
         const std::uint64_t base = spec.bank_base;
         for (const memory* m : banks) {
@@ -148,6 +174,8 @@ buffer_id device::place(distribution_spec spec, std::string name, bool choose_ba
         }
     }
     buffer_info info{id, name, d, make_accessor_words(d, arg::all_runtime), kind, bytes};
+    // Filled with the sentinel, so padding_violations can tell a write into padding or an
+    // alignment gap from untouched memory.
     for (memory* m : banks) m->reserve({d.bank_base, d.bank_base + bytes, id.value, name}, config_.sentinel);
     buffers_.emplace(id.value, std::move(info));
     ++next_id_;
@@ -167,7 +195,7 @@ const buffer_info& device::buffer(buffer_id id) const {
 }
 
 const memory& device::check_access(const char* what, std::optional<core_coord> by, noc_addr at, std::uint64_t size,
-                             std::optional<buffer_id> expect, buffer_id* landed) const {
+                                   std::optional<buffer_id> expect, buffer_id* landed) const {
     const std::string head = std::string(what) + " by " + (by ? "core " + to_string(*by) : std::string("the host")) +
                              " of " + std::to_string(size) + " bytes at " + at_text(at);
     const memory* m = endpoint({at.x, at.y});
@@ -179,6 +207,8 @@ const memory& device::check_access(const char* what, std::optional<core_coord> b
                         (below ? "; nearest below is " + describe(*below) : std::string("; no buffer lies below")));
     }
     if (at.addr + size > a->end) throw noc_error(head + ": overruns " + describe(*a) + " of " + m->label());
+    // Inside some live buffer is not enough: a page address that lands in a neighbouring
+    // buffer is silent corruption on hardware, so the buffer the caller addressed must match.
     if (expect && a->buffer != expect->value) {
         auto it = buffers_.find(expect->value);
         const std::string meant = it == buffers_.end() ? "#" + std::to_string(expect->value) + " (not live)"
@@ -221,41 +251,33 @@ void device::noc_write(core_coord by, noc_addr dst, std::span<const std::byte> s
     count(true, by, dst, src.size(), landed);
 }
 
+// Host writes and reads go through the same bounds checks as the NoC, so a distribution
+// that places a page outside its buffer fails here too, before any kernel runs.
 void device::write(buffer_id id, const dense_tensor& t) {
     const buffer_info& b = buffer(id);
     const distribution& d = b.dist;
     if (!(t.pages == d.tensor_pages) || std::uint64_t{t.page_elems} * 4 != d.page_size)
         throw op_error("host write into '" + b.name + "': tensor " + to_string(t.pages) + " x " +
-                       std::to_string(t.page_elems) + " int32 does not match the buffer's " + to_string(d.tensor_pages) +
-                       " x " + std::to_string(d.page_size / 4));
-    const auto runs = page_runs(d);
-    for (std::size_t core = 0; core < runs.size(); ++core)
-        for (const page_run& r : runs[core])
-            for (std::uint64_t i = 0; i < r.count; ++i) {
-                const noc_addr at{d.cores[core].x, d.cores[core].y,
-                                  static_cast<std::uint32_t>(d.byte_address(r.device_offset + i))};
-                check_access("host write", std::nullopt, at, d.page_size, id, nullptr);
-                const auto dst = endpoint(d.cores[core])->bytes(at.addr, d.page_size);
-                const auto src = std::as_bytes(t.page(r.first_page + i));
-                std::copy(src.begin(), src.end(), dst.begin());
-            }
+                       std::to_string(t.page_elems) + " int32 does not match the buffer's " +
+                       to_string(d.tensor_pages) + " x " + std::to_string(d.page_size / 4));
+    for_each_page_at(d, [&](std::uint64_t page, noc_addr at) {
+        check_access("host write", std::nullopt, at, d.page_size, id, nullptr);
+        const auto dst = endpoint({at.x, at.y})->bytes(at.addr, d.page_size);
+        const auto src = std::as_bytes(t.page(page));
+        std::copy(src.begin(), src.end(), dst.begin());
+    });
 }
 
 dense_tensor device::read(buffer_id id) const {
     const buffer_info& b = buffer(id);
     const distribution& d = b.dist;
     dense_tensor t = dense_tensor::filled(d.tensor_pages, b.page_elems(), 0);
-    const auto runs = page_runs(d);
-    for (std::size_t core = 0; core < runs.size(); ++core)
-        for (const page_run& r : runs[core])
-            for (std::uint64_t i = 0; i < r.count; ++i) {
-                const noc_addr at{d.cores[core].x, d.cores[core].y,
-                                  static_cast<std::uint32_t>(d.byte_address(r.device_offset + i))};
-                const memory& m = check_access("host read", std::nullopt, at, d.page_size, id, nullptr);
-                const auto src = m.bytes(at.addr, d.page_size);
-                const auto dst = std::as_writable_bytes(t.page(r.first_page + i));
-                std::copy(src.begin(), src.end(), dst.begin());
-            }
+    for_each_page_at(d, [&](std::uint64_t page, noc_addr at) {
+        const memory& m = check_access("host read", std::nullopt, at, d.page_size, id, nullptr);
+        const auto src = m.bytes(at.addr, d.page_size);
+        const auto dst = std::as_writable_bytes(t.page(page));
+        std::copy(src.begin(), src.end(), dst.begin());
+    });
     return t;
 }
 
@@ -269,12 +291,14 @@ std::vector<std::string> device::padding_violations(buffer_id id) const {
         for (std::size_t slot = 0; slot < table[core].size(); ++slot) {
             const bool padding = table[core][slot] == padding_slot;
             const std::uint64_t from = padding ? 0 : d.page_size;  // a real page: only its alignment gap
+            // Only the first changed byte of a slot is reported: one line per damaged slot.
             const auto bytes = m->bytes(d.byte_address(slot), d.aligned_page_size);
             for (std::uint64_t k = from; k < bytes.size(); ++k)
                 if (bytes[k] != config_.sentinel) {
-                    out.push_back("core " + to_string(d.cores[core]) + " slot " + std::to_string(slot) +
-                                  (padding ? " (padding)" : " (gap after page " + std::to_string(table[core][slot]) + ")") +
-                                  ": byte " + std::to_string(k) + " is " + hex(std::to_integer<unsigned>(bytes[k])));
+                    out.push_back(
+                        "core " + to_string(d.cores[core]) + " slot " + std::to_string(slot) +
+                        (padding ? " (padding)" : " (gap after page " + std::to_string(table[core][slot]) + ")") +
+                        ": byte " + std::to_string(k) + " is " + hex(std::to_integer<unsigned>(bytes[k])));
                     break;
                 }
         }

@@ -43,8 +43,8 @@ const allocation* memory::below(std::uint64_t addr) const noexcept {
 void memory::reserve(allocation a, std::byte fill) {
     if (a.begin == a.end) return;
     if (bytes_.size() < a.end) bytes_.resize(a.end);
-    std::fill(bytes_.begin() + static_cast<std::ptrdiff_t>(a.begin), bytes_.begin() + static_cast<std::ptrdiff_t>(a.end),
-              fill);
+    std::fill(bytes_.begin() + static_cast<std::ptrdiff_t>(a.begin),
+              bytes_.begin() + static_cast<std::ptrdiff_t>(a.end), fill);
     auto at = std::lower_bound(live_.begin(), live_.end(), a.begin,
                                [](const allocation& x, std::uint64_t v) { return x.begin < v; });
     live_.insert(at, std::move(a));
@@ -53,8 +53,8 @@ void memory::reserve(allocation a, std::byte fill) {
 void memory::release(std::uint32_t buffer) noexcept {
     std::erase_if(live_, [&](const allocation& a) { return a.buffer == buffer; });
     const std::uint64_t high = live_.empty() ? 0 : std::max_element(live_.begin(), live_.end(), [](auto& x, auto& y) {
-                                                         return x.end < y.end;
-                                                     })->end;
+                                                       return x.end < y.end;
+                                                   })->end;
     if (high < bytes_.size()) {
         bytes_.resize(high);
         bytes_.shrink_to_fit();

@@ -62,7 +62,8 @@ op_spec parse_op(std::string_view text) {
         op.kind = op_kind::permute;
         for (std::size_t from = 0;;) {
             const std::size_t comma = arg.find(',', from);
-            op.order.push_back(parse_index(arg.substr(from, comma == std::string_view::npos ? arg.npos : comma - from), text));
+            op.order.push_back(
+                parse_index(arg.substr(from, comma == std::string_view::npos ? arg.npos : comma - from), text));
             if (comma == std::string_view::npos) break;
             from = comma + 1;
         }
@@ -74,10 +75,14 @@ op_spec parse_op(std::string_view text) {
 
 std::string to_string(const op_spec& op) {
     switch (op.kind) {
-        case op_kind::reshard: return "reshard";
-        case op_kind::eltwise_add: return "eltwise_add";
-        case op_kind::reduce_sum: return "reduce_sum:" + std::to_string(op.dim);
-        case op_kind::permute: return "permute:" + join(op.order);
+        case op_kind::reshard:
+            return "reshard";
+        case op_kind::eltwise_add:
+            return "eltwise_add";
+        case op_kind::reduce_sum:
+            return "reduce_sum:" + std::to_string(op.dim);
+        case op_kind::permute:
+            return "permute:" + join(op.order);
     }
     return "?";
 }
@@ -87,7 +92,8 @@ std::size_t arity(op_kind kind) noexcept { return kind == op_kind::eltwise_add ?
 shape output_pages(const op_spec& op, const shape& in) {
     switch (op.kind) {
         case op_kind::reshard:
-        case op_kind::eltwise_add: return in;
+        case op_kind::eltwise_add:
+            return in;
         case op_kind::reduce_sum: {
             if (op.dim >= in.rank())
                 throw op_error(to_string(op) + " on pages " + to_string(in) + ": dim " + std::to_string(op.dim) +
@@ -100,8 +106,8 @@ shape output_pages(const op_spec& op, const shape& in) {
         }
         case op_kind::permute: {
             if (!is_permutation(op.order, in.rank()))
-                throw op_error(to_string(op) + " on pages " + to_string(in) + ": the order is not a permutation of 0.." +
-                               std::to_string(in.rank() - 1));
+                throw op_error(to_string(op) + " on pages " + to_string(in) +
+                               ": the order is not a permutation of 0.." + std::to_string(in.rank() - 1));
             shape out;
             for (std::size_t o : op.order) out.push_back(in[o]);
             return out;
@@ -113,11 +119,13 @@ shape output_pages(const op_spec& op, const shape& in) {
 bool produces(const op_spec& op, const shape& in, const shape& out) {
     switch (op.kind) {
         case op_kind::reshard:
-        case op_kind::eltwise_add: return out == in;
+        case op_kind::eltwise_add:
+            return out == in;
         case op_kind::reduce_sum:
             if (op.dim >= in.rank()) return false;
             return out == kept_dim_pages(op, in) || out == output_pages(op, in);
-        case op_kind::permute: return is_permutation(op.order, in.rank()) && out == output_pages(op, in);
+        case op_kind::permute:
+            return is_permutation(op.order, in.rank()) && out == output_pages(op, in);
     }
     return false;
 }
@@ -127,19 +135,23 @@ void check_output_pages(const op_spec& op, const shape& in, const shape& out) {
     if (produces(op, in, out)) return;
     const shape kept = op.kind == op_kind::reduce_sum ? kept_dim_pages(op, in) : want;
     throw op_error(to_string(op) + " of pages " + to_string(in) + " gives pages " + to_string(want) +
-                   (!(kept == want) ? " (or " + to_string(kept) + ")" : "") +
-                   ", not " + to_string(out));
+                   (!(kept == want) ? " (or " + to_string(kept) + ")" : "") + ", not " + to_string(out));
 }
 
-traffic_stats run_op(device& dev, const op_spec& op, std::span<const buffer_id> inputs, buffer_id out, std::uint64_t seed) {
+traffic_stats run_op(device& dev, const op_spec& op, std::span<const buffer_id> inputs, buffer_id out,
+                     std::uint64_t seed) {
     if (inputs.size() != arity(op.kind))
         throw op_error(to_string(op) + " takes " + std::to_string(arity(op.kind)) + " input(s), got " +
                        std::to_string(inputs.size()));
     switch (op.kind) {
-        case op_kind::reshard: return reshard(dev, inputs[0], out, seed);
-        case op_kind::eltwise_add: return eltwise_add(dev, inputs[0], inputs[1], out, seed);
-        case op_kind::reduce_sum: return reduce_sum(dev, inputs[0], out, op.dim, seed);
-        case op_kind::permute: return permute(dev, inputs[0], out, op.order, seed);
+        case op_kind::reshard:
+            return reshard(dev, inputs[0], out, seed);
+        case op_kind::eltwise_add:
+            return eltwise_add(dev, inputs[0], inputs[1], out, seed);
+        case op_kind::reduce_sum:
+            return reduce_sum(dev, inputs[0], out, op.dim, seed);
+        case op_kind::permute:
+            return permute(dev, inputs[0], out, op.order, seed);
     }
     return {};
 }
@@ -150,11 +162,14 @@ dense_tensor oracle_op(const op_spec& op, std::span<const dense_tensor> inputs, 
                        std::to_string(inputs.size()));
     check_output_pages(op, inputs[0].pages, out_pages);
     switch (op.kind) {
-        case op_kind::reshard: return inputs[0];
-        case op_kind::eltwise_add: return dense::eltwise_add(inputs[0], inputs[1]);
+        case op_kind::reshard:
+            return inputs[0];
+        case op_kind::eltwise_add:
+            return dense::eltwise_add(inputs[0], inputs[1]);
         case op_kind::reduce_sum:
             return dense::reduce_sum(inputs[0], op.dim, out_pages.rank() == inputs[0].pages.rank());
-        case op_kind::permute: return dense::permute(inputs[0], op.order);
+        case op_kind::permute:
+            return dense::permute(inputs[0], op.order);
     }
     return inputs[0];
 }

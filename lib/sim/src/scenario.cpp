@@ -6,11 +6,16 @@ namespace ndshard::sim {
 
 const char* to_string(layout_family f) noexcept {
     switch (f) {
-        case layout_family::nd: return "nd";
-        case layout_family::interleaved: return "interleaved";
-        case layout_family::height: return "height";
-        case layout_family::width: return "width";
-        case layout_family::block: return "block";
+        case layout_family::nd:
+            return "nd";
+        case layout_family::interleaved:
+            return "interleaved";
+        case layout_family::height:
+            return "height";
+        case layout_family::width:
+            return "width";
+        case layout_family::block:
+            return "block";
     }
     return "?";
 }

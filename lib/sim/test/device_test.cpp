@@ -19,7 +19,8 @@ void expect_error(F&& f, std::initializer_list<std::string> pieces) {
         ADD_FAILURE() << "no exception";
     } catch (const E& e) {
         const std::string what = e.what();
-        for (const std::string& p : pieces) EXPECT_NE(what.find(p), std::string::npos) << "'" << p << "' not in: " << what;
+        for (const std::string& p : pieces)
+            EXPECT_NE(what.find(p), std::string::npos) << "'" << p << "' not in: " << what;
     }
 }
 
@@ -95,12 +96,20 @@ TEST(SimDevice, AllocationErrorsNameTheProblem) {
     at.bank_base = 32;
     EXPECT_EQ(dev.buffer(dev.allocate_at(at, "fits")).dist.bank_base, 32U);
     // 4096 bytes per core fit nowhere once 'a' holds the start of core (0,0).
-    expect_error<alloc_error>([&] { dev.allocate(pages_spec({256}, {256}, {{{0, 0}, {0, 0}}}), "big"); },
-                              {"big", "4096 bytes", "no address is free"});
-    expect_error<alloc_error>([&] { dev.allocate(pages_spec({4}, {1}, {{{0, 7}, {0, 7}}}), "off"); },
-                              {"off", "no core or DRAM bank at (0,7)"});
     expect_error<alloc_error>(
-        [&] { dev.allocate(pages_spec({4}, {1}, {{{3, 0}, {3, 0}}, {dev.dram_bank(0), dev.dram_bank(0)}}), "mixed"); },
+        [&] {
+            dev.allocate(pages_spec({256}, {256}, {{{0, 0}, {0, 0}}}), "big");
+        },
+        {"big", "4096 bytes", "no address is free"});
+    expect_error<alloc_error>(
+        [&] {
+            dev.allocate(pages_spec({4}, {1}, {{{0, 7}, {0, 7}}}), "off");
+        },
+        {"off", "no core or DRAM bank at (0,7)"});
+    expect_error<alloc_error>(
+        [&] {
+            dev.allocate(pages_spec({4}, {1}, {{{3, 0}, {3, 0}}, {dev.dram_bank(0), dev.dram_bank(0)}}), "mixed");
+        },
         {"mixed", "mix", "L1", "DRAM"});
     EXPECT_THROW(dev.allocate(pages_spec({4}, {0}, {{{0, 0}, {0, 0}}})), spec_error);
     EXPECT_THROW(dev.allocate(pages_spec({4}, {1}, {{{0, 0}, {0, 0}}}, 6)), op_error);  // 6-byte pages
@@ -144,15 +153,24 @@ TEST(SimDevice, NocAccessesAreBoundsChecked) {
     std::int32_t page[4] = {};
     const auto dst = std::as_writable_bytes(std::span(page));
     dev.noc_read({0, 0}, {1, 0, 16}, dst, a);  // page 3
-    expect_error<noc_error>([&] { dev.noc_read({0, 0}, {1, 0, 32}, dst, a); },
-                            {"noc read by core (0,0)", "(1,0) 0x20", "outside every live buffer", "'a'"});
+    expect_error<noc_error>(
+        [&] {
+            dev.noc_read({0, 0}, {1, 0, 32}, dst, a);
+        },
+        {"noc read by core (0,0)", "(1,0) 0x20", "outside every live buffer", "'a'"});
     expect_error<noc_error>([&] { dev.noc_read({0, 0}, {1, 0, 24}, dst, a); }, {"overruns", "'a'", "[0x0, 0x20)"});
-    expect_error<noc_error>([&] { dev.noc_read({3, 3}, {2, 0, 0}, dst); }, {"core (3,3)", "outside every live buffer",
-                                                                           "no buffer lies below"});
+    expect_error<noc_error>(
+        [&] {
+            dev.noc_read({3, 3}, {2, 0, 0}, dst);
+        },
+        {"core (3,3)", "outside every live buffer", "no buffer lies below"});
     expect_error<noc_error>([&] { dev.noc_read({0, 0}, {9, 9, 0}, dst); }, {"no core or DRAM bank at (9,9)"});
     const buffer_id b = dev.allocate(pages_spec({2}, {1}, {grid_range(2, 1)}), "b");  // right after 'a'
-    expect_error<noc_error>([&] { dev.noc_write({0, 0}, {0, 0, 32}, dst, a); },
-                            {"noc write", "lands in buffer 'b'", "not in the addressed buffer 'a'"});
+    expect_error<noc_error>(
+        [&] {
+            dev.noc_write({0, 0}, {0, 0, 32}, dst, a);
+        },
+        {"noc write", "lands in buffer 'b'", "not in the addressed buffer 'a'"});
     dev.noc_write({0, 0}, {0, 0, 32}, dst, b);
     dev.free(a);
     expect_error<noc_error>([&] { dev.noc_read({0, 0}, {1, 0, 16}, dst); }, {"outside every live buffer"});
@@ -165,8 +183,8 @@ TEST(SimDevice, TrafficCountsLocalRemoteAndHops) {
     const auto bytes = std::as_writable_bytes(std::span(page));
     dev.reset_traffic();
     dev.record_accesses(true);
-    dev.noc_read({1, 1}, {1, 1, 0}, bytes, a);  // local
-    dev.noc_read({1, 1}, {3, 0, 0}, bytes, a);  // 2 + 1 hops
+    dev.noc_read({1, 1}, {1, 1, 0}, bytes, a);   // local
+    dev.noc_read({1, 1}, {3, 0, 0}, bytes, a);   // 2 + 1 hops
     dev.noc_write({1, 1}, {0, 3, 0}, bytes, a);  // 1 + 2 hops
     traffic_stats want;
     want.pages_read = 2;

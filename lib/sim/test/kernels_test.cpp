@@ -274,7 +274,7 @@ TEST(SimKernels, DrawnDistributionsFitAThirdOfL1) {
         ASSERT_LE(past, 1U) << "seed " << seed << ": shard " << to_string(d.spec.shard) << " of " << to_string(folded);
         one_past += past;
     }
-    EXPECT_GT(one_past, 1000U);              // shards past the tensor are still drawn
+    EXPECT_GT(one_past, 1000U);            // shards past the tensor are still drawn
     EXPECT_GT(largest, cfg.l1_size / 64);  // and so are sizable buffers
 }
 

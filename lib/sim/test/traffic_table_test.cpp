@@ -62,8 +62,10 @@ TEST(SimTrafficTable, ReduceOverBatchOnEightCores) {
     }
 
     std::printf("\nreduce_sum:0 of [8,16,16] pages (64 B each) on 8 cores (4x2); output [16,16] in [2,16] shards\n");
-    std::printf("| input          | pages read | local | remote | bytes read | remote bytes | hops | hops/remote read |\n");
-    std::printf("|----------------|-----------:|------:|-------:|-----------:|-------------:|-----:|-----------------:|\n");
+    std::printf(
+        "| input          | pages read | local | remote | bytes read | remote bytes | hops | hops/remote read |\n");
+    std::printf(
+        "|----------------|-----------:|------:|-------:|-----------:|-------------:|-----:|-----------------:|\n");
     for (const row& r : rows) {
         const traffic_stats& s = r.traffic;
         std::printf("| %-14s | %10llu | %5llu | %6llu | %10llu | %12llu | %4llu | %16.2f |\n", r.name,

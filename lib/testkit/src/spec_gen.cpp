@@ -27,7 +27,8 @@ std::uint64_t some_divisor(entropy& e, std::uint64_t n) {
 
 // Tensor page shape of rank r with vol <= budget.
 shape small_tensor(entropy& e, std::size_t r, std::uint64_t budget) {
-    const auto per_dim = static_cast<std::uint64_t>(std::pow(static_cast<double>(budget), 1.0 / static_cast<double>(r)));
+    const auto per_dim =
+        static_cast<std::uint64_t>(std::pow(static_cast<double>(budget), 1.0 / static_cast<double>(r)));
     shape t;
     for (std::size_t d = 0; d < r; ++d) t.push_back(e.between(1, std::max<std::uint64_t>(2, per_dim * 2)));
     while (volume_of(t) > budget) {
@@ -46,11 +47,18 @@ shape small_tensor(entropy& e, std::size_t r, std::uint64_t budget) {
 std::uint64_t shard_dim(entropy& e, std::uint64_t t) {
     if (t == 0) return e.between(1, 3);
     switch (e.between(0, 9)) {
-        case 0: case 1: return t;                           // whole dim
-        case 2: case 3: return some_divisor(e, t);          // even split
-        case 4: return 1;
-        case 5: return t + e.between(1, 3);                 // past the tensor's edge
-        default: return e.between(1, t);                    // usually uneven
+        case 0:
+        case 1:
+            return t;  // whole dim
+        case 2:
+        case 3:
+            return some_divisor(e, t);  // even split
+        case 4:
+            return 1;
+        case 5:
+            return t + e.between(1, 3);  // past the tensor's edge
+        default:
+            return e.between(1, t);  // usually uneven
     }
 }
 
@@ -66,12 +74,14 @@ std::vector<core_range> make_cores(entropy& e, std::uint64_t want, orientation& 
     orient = e.chance(50) ? orientation::col_major : orientation::row_major;
     want = std::clamp<std::uint64_t>(want, 1, 4096);
     switch (e.between(0, 3)) {
-        case 0: case 1: {  // one grid range XxY
+        case 0:
+        case 1: {  // one grid range XxY
             const std::uint64_t x = e.between(1, std::min<std::uint64_t>(want, 64));
             const std::uint64_t y = std::max<std::uint64_t>(1, ceil_div(want, x));
             const auto x0 = static_cast<std::uint32_t>(e.chance(20) ? e.between(1, 5) : 0);
             const auto y0 = static_cast<std::uint32_t>(e.chance(20) ? e.between(1, 5) : 0);
-            cores.push_back({{x0, y0}, {static_cast<std::uint32_t>(x0 + x - 1), static_cast<std::uint32_t>(y0 + y - 1)}});
+            cores.push_back(
+                {{x0, y0}, {static_cast<std::uint32_t>(x0 + x - 1), static_cast<std::uint32_t>(y0 + y - 1)}});
             break;
         }
         case 2: {  // a few ranges in separate row bands (y), possibly out of order
@@ -110,9 +120,13 @@ void insert_range(entropy& e, distribution_spec& s, core_range r) {
 void break_one_rule(entropy& e, distribution_spec& s) {
     const bool has_tensor = s.tensor.rank() > 0, has_shard = s.shard.rank() > 0;
     switch (e.between(0, 16)) {
-        case 0: s.tensor = shape{}; break;
-        case 16: s.alignment = std::uint64_t{1} << e.between(32, 40); break;  // aligned page >= 2^32
-        case 15:  // a shard whose volume, not any one dim, reaches 2^32 pages
+        case 0:
+            s.tensor = shape{};
+            break;
+        case 16:
+            s.alignment = std::uint64_t{1} << e.between(32, 40);
+            break;  // aligned page >= 2^32
+        case 15:    // a shard whose volume, not any one dim, reaches 2^32 pages
             if (has_shard) {
                 s.page.kind = page_kind::pages;
                 for (auto& d : s.shard) d = 1;
@@ -120,11 +134,16 @@ void break_one_rule(entropy& e, distribution_spec& s) {
                 s.shard[s.shard.rank() - 1] = s.shard.rank() == 1 ? s.shard[0] : 65536;
             }
             break;
-        case 12: insert_range(e, s, {{0, 0}, {300, 300}}); break;  // 90601 cores
+        case 12:
+            insert_range(e, s, {{0, 0}, {300, 300}});
+            break;  // 90601 cores
         case 13:
             if (has_shard) s.shard[0] = (std::uint64_t{1} << 32) + e.between(0, 3);
             break;
-        case 14: s.element_size = std::uint64_t{1} << e.between(32, 40); s.page.kind = page_kind::pages; break;
+        case 14:
+            s.element_size = std::uint64_t{1} << e.between(32, 40);
+            s.page.kind = page_kind::pages;
+            break;
         case 1:  // shard rank > tensor rank
             if (has_tensor && has_shard) {
                 s.tensor = shape{s.tensor[0]};
@@ -138,15 +157,28 @@ void break_one_rule(entropy& e, distribution_spec& s) {
             s.page.kind = page_kind::tile;
             if (has_shard) s.shard = shape{s.shard[0]};
             break;
-        case 4: s.element_size = 0; break;
-        case 5: s.alignment = e.pick<std::uint64_t>({0, 3, 24, 48, 100}); break;
-        case 6: s.cores.clear(); break;
-        case 7: insert_range(e, s, e.chance(50) ? core_range{{5, 5}, {3, 5}} : core_range{{5, 5}, {5, 3}}); break;
-        case 8: insert_range(e, s, e.chance(50) ? core_range{{70000, 0}, {70000, 0}} : core_range{{0, 0}, {1, 65536}}); break;
+        case 4:
+            s.element_size = 0;
+            break;
+        case 5:
+            s.alignment = e.pick<std::uint64_t>({0, 3, 24, 48, 100});
+            break;
+        case 6:
+            s.cores.clear();
+            break;
+        case 7:
+            insert_range(e, s, e.chance(50) ? core_range{{5, 5}, {3, 5}} : core_range{{5, 5}, {5, 3}});
+            break;
+        case 8:
+            insert_range(e, s, e.chance(50) ? core_range{{70000, 0}, {70000, 0}} : core_range{{0, 0}, {1, 65536}});
+            break;
         case 9:
             if (!s.cores.empty()) insert_range(e, s, s.cores[e.between(0, s.cores.size() - 1)]);
             break;
-        case 10: s.strat = strategy::grid_2d; s.cores.push_back({{200, 200}, {201, 201}}); break;
+        case 10:
+            s.strat = strategy::grid_2d;
+            s.cores.push_back({{200, 200}, {201, 201}});
+            break;
         default:
             if (has_tensor) s.tensor[0] = (std::uint64_t{1} << 32) + e.between(0, 5);
             break;
@@ -168,7 +200,10 @@ distribution_spec huge_spec(entropy& e) {
     const bool above = e.chance(30);
     const std::uint64_t total = above ? near + delta : near - 1 - delta;
     switch (e.between(0, 3)) {
-        case 0: s.tensor = {total}; s.shard = {e.between(1, 1U << 20)}; break;
+        case 0:
+            s.tensor = {total};
+            s.shard = {e.between(1, 1U << 20)};
+            break;
         case 1: {
             const std::uint64_t a = e.pick<std::uint64_t>({2, 3, 4, 65536, 65535});
             s.tensor = {a, total / a + e.between(0, 1)};
@@ -319,13 +354,13 @@ distribution_spec generate_spec(entropy& e, const spec_options& o) {
         s.tensor.back() = to_elements(e, tp.back(), row);
     }
     s.element_size = s.page.kind == page_kind::pages ? e.pick<std::uint64_t>({1, 2, 32, 1024, 2048, 100})
-                                                      : e.pick<std::uint64_t>({1, 2, 4});
+                                                     : e.pick<std::uint64_t>({1, 2, 4});
     s.alignment = e.pick<std::uint64_t>({1, 1, 16, 32, 64, 2});
 
     // Cores: often more than there are shards, sometimes far fewer.
     const std::uint64_t shards = volume_of(grid_of(folded, sp));
-    const std::uint64_t want = e.pick<std::uint64_t>(
-        {1, e.between(2, 8), shards, shards + e.between(1, 5), e.between(1, o.max_cores), 12});
+    const std::uint64_t want =
+        e.pick<std::uint64_t>({1, e.between(2, 8), shards, shards + e.between(1, 5), e.between(1, o.max_cores), 12});
     s.cores = make_cores(e, want, s.orient);
     const std::uint64_t strat = e.between(0, 9);
     if (strat >= 8 && o.allow_grid_2d) {
@@ -335,10 +370,19 @@ distribution_spec generate_spec(entropy& e, const spec_options& o) {
         for (std::size_t d = 0; d + 1 < shard_rank; ++d) gh *= ceil_div(folded[d], sp[d]);
         const std::uint64_t gw = ceil_div(folded.back(), sp.back());
         if (gh <= 64 && gw <= 64) {
-            const std::uint64_t w = (s.orient == orientation::row_major ? gw : gh) + e.between(0, 2);
-            const std::uint64_t h = (s.orient == orientation::row_major ? gh : gw) + e.between(0, 2);
-            s.cores = {{{0, 0}, {static_cast<std::uint32_t>(std::max<std::uint64_t>(w, 1) - 1),
-                                 static_cast<std::uint32_t>(std::max<std::uint64_t>(h, 1) - 1)}}};
+            std::uint64_t w = (s.orient == orientation::row_major ? gw : gh) + e.between(0, 2);
+            std::uint64_t h = (s.orient == orientation::row_major ? gh : gw) + e.between(0, 2);
+            // The grid_2d_fit boundary: when invalid specs are wanted, now and then a range
+            // exactly one column or one row short of the shard grid (an off-by-one accepts it).
+            if (o.invalid_percent && e.chance(o.invalid_percent / 2)) {
+                w = s.orient == orientation::row_major ? gw : gh;
+                h = s.orient == orientation::row_major ? gh : gw;
+                std::uint64_t& cut = e.chance(50) ? w : h;
+                if (cut > 1) --cut;
+            }
+            s.cores = {{{0, 0},
+                        {static_cast<std::uint32_t>(std::max<std::uint64_t>(w, 1) - 1),
+                         static_cast<std::uint32_t>(std::max<std::uint64_t>(h, 1) - 1)}}};
         } else {
             s.strat = strategy::round_robin_1d;
         }
@@ -353,8 +397,7 @@ distribution_spec generate_spec(entropy& e, const spec_options& o) {
             const distribution d = make_distribution(probe);
             const std::uint64_t bytes = d.reserved_pages_per_core() * d.aligned_page_size;
             if (bytes < two_pow_32) s.bank_base = two_pow_32 - bytes;
-        } catch (const spec_error&) {
-        }
+        } catch (const spec_error&) {}
     } else if (e.chance(20)) {
         s.bank_base = e.between(0, 1U << 20) * 32;
     }
@@ -367,8 +410,7 @@ distribution generate_distribution(entropy& e, spec_options o) {
     for (int attempt = 0; attempt < 8; ++attempt) {
         try {
             return make_distribution(generate_spec(e, o));
-        } catch (const spec_error&) {
-        }
+        } catch (const spec_error&) {}
     }
     distribution_spec s;
     s.tensor = {3, 7, 5};

@@ -1,8 +1,9 @@
 // The ndshard command line: CLI11 collects raw flag text, the strict parsers of
-// values.hpp / spec_input.hpp give it meaning, and execute() runs the renderers.
+// lib/specio (through spec_input.hpp) gives it meaning, and execute() runs the renderers.
 #include "ndshard/cli/commands.hpp"
 
 #include <algorithm>
+#include <random>
 #include <new>
 #include <sstream>
 
@@ -10,7 +11,7 @@
 
 #include "ndshard/cli/render.hpp"
 #include "ndshard/cli/spec_input.hpp"
-#include "ndshard/cli/values.hpp"
+#include "ndshard/conform/runner.hpp"
 #include "ndshard/distribution.hpp"
 #include "sim_glue.hpp"
 
@@ -32,7 +33,9 @@ const char* const spec_keys_help =
     "is its own shard, dealt round robin over the banks; the banks are --grid/--cores when\n"
     "given, otherwise --banks B stands for the row (0,0)-(B-1,0).\n";
 
-// The raw text of every spec flag of one subcommand.
+// The raw text of every spec flag of one subcommand. CLI11 only collects text; the strict
+// parsers run afterwards, so their one-line messages (not CLI11's) name a bad value, and
+// --spec JSON and flags go through the same parsers.
 struct spec_flags {
     spec_flag_text text;
     std::optional<std::string> spec;
@@ -40,7 +43,9 @@ struct spec_flags {
 
 void add_text(CLI::App* app, const std::string& names, std::optional<std::string>& into, const std::string& help,
               const std::string& type) {
-    app->add_option_function<std::string>(names, [&into](const std::string& v) { into = v; }, help)->type_name(type);
+    app->add_option_function<std::string>(
+           names, [&into](const std::string& v) { into = v; }, help)
+        ->type_name(type);
 }
 
 void add_spec_flags(CLI::App* app, spec_flags& f) {
@@ -52,7 +57,8 @@ void add_spec_flags(CLI::App* app, spec_flags& f) {
     add_text(app, "--cores", f.text.cores, "core ranges (x0,y0)-(x1,y1) and cores (x,y), comma separated, in order",
              "RANGES");
     add_text(app, "--page", f.text.page, "pages (default: shapes are in pages) | tile | tile:HxW | row", "KIND");
-    add_text(app, "--orientation", f.text.orientation, "row_major (default: x fastest in a range) | col_major", "ORDER");
+    add_text(app, "--orientation", f.text.orientation, "row_major (default: x fastest in a range) | col_major",
+             "ORDER");
     add_text(app, "--strategy", f.text.strategy, "round_robin_1d (default) | contiguous_1d | grid_2d", "NAME");
     add_text(app, "--element-size,--element_size", f.text.element_size,
              "bytes per element (per page with --page pages); default 1", "BYTES");
@@ -63,7 +69,8 @@ void add_spec_flags(CLI::App* app, spec_flags& f) {
     add_text(app, "--banks", f.text.banks, "interleaved over B banks: the cores (0,0)-(B-1,0)", "B");
 }
 
-// A --spec (if any) first, then the flags on top.
+// A --spec (if any) first, then the flags on top: a stored spec file can be tweaked from
+// the command line without editing it.
 distribution_spec spec_of(const spec_flags& f, bool allow_files) {
     spec_fields fields;
     if (f.spec) merge_into(fields, parse_spec_fields_json(read_spec_argument(*f.spec, allow_files)));
@@ -78,7 +85,8 @@ std::string examples(std::initializer_list<const char*> lines) {
 }
 
 legacy_layout parse_legacy_layout(const std::string& text) {
-    for (legacy_layout k : {legacy_layout::interleaved, legacy_layout::height, legacy_layout::width, legacy_layout::block})
+    for (legacy_layout k :
+         {legacy_layout::interleaved, legacy_layout::height, legacy_layout::width, legacy_layout::block})
         if (text == to_string(k)) return k;
     throw usage_error("--from " + quote_value(text) + ": expected interleaved, height, width or block");
 }
@@ -150,7 +158,7 @@ void legacy_flags_from_json(const std::string& text, convert_flags& c, spec_flag
 }
 
 const char* name_of(const command& cmd) {
-    static constexpr const char* names[] = {"map", "show", "explain", "svg", "convert", "sim"};
+    static constexpr const char* names[] = {"map", "show", "explain", "svg", "convert", "sim", "conform"};
     return names[cmd.index()];
 }
 
@@ -177,17 +185,35 @@ int run_convert(const convert_command& c, std::ostream& out, std::ostream& err) 
     return 0;
 }
 
+int run_conform(const conform_command& c, std::ostream& out) {
+    conform::run_options o;
+    o.impl_path = c.impl;
+    o.cases = c.cases;
+    o.seed = c.seed;
+    o.law_filter = c.law;
+    o.timeout_ms = c.timeout_ms;
+    conform::run_report report;
+    try {
+        report = conform::run_conformance(o);
+    } catch (const std::invalid_argument& e) {  // a --law regex that is invalid or matches no law
+        throw usage_error(e.what());
+    }
+    if (c.json) conform::write_json(report, out);
+    else conform::write_text(report, out);
+    return report.count(conform::law_status::failed) == 0 ? 0 : 1;
+}
+
 }  // namespace
 
 parse_result parse_args(std::vector<std::string> args, const parse_options& options) {
     parse_result result;
     CLI::App app{"ndshard: see how an N-d tensor is sharded over accelerator cores", "ndshard"};
     app.require_subcommand(1);
-    app.footer("\nCommands read a distribution spec from flags or from --spec JSON.\n" + std::string(spec_keys_help) +
-               examples({"ndshard map --tensor 3,7,5 --shard 2,2,2 --grid 2x3",
-                         "ndshard show --tensor 2,64,96 --shard 1,32,64 --page tile --cores \"(0,0)-(3,3)\"",
-                         "ndshard svg --tensor 3,7,5 --shard 2,2,2 --grid 2x3 > picture.svg",
-                         "ndshard <command> --help"}));
+    app.footer(
+        "\nCommands read a distribution spec from flags or from --spec JSON.\n" + std::string(spec_keys_help) +
+        examples({"ndshard map --tensor 3,7,5 --shard 2,2,2 --grid 2x3",
+                  "ndshard show --tensor 2,64,96 --shard 1,32,64 --page tile --cores \"(0,0)-(3,3)\"",
+                  "ndshard svg --tensor 3,7,5 --shard 2,2,2 --grid 2x3 > picture.svg", "ndshard <command> --help"}));
 
     spec_flags map_flags, show_flags, explain_flags, svg_flags, convert_spec_flags;
     std::optional<std::string> format, color, highlight;
@@ -196,40 +222,44 @@ parse_result parse_args(std::vector<std::string> args, const parse_options& opti
     CLI::App* map = app.add_subcommand("map", "every core's slots as page ids (JSON or CSV)");
     add_spec_flags(map, map_flags);
     add_text(map, "--format", format, "json (default) | csv (core_x,core_y,slot,page; empty page = padding)", "FORMAT");
-    map->footer("\nJSON: {\"tensor_pages\":[..],\"shard_pages\":[..],\"num_shards\":N,\"max_shards_per_core\":M,\n"
-                "\"shard_volume\":V,\"cores\":[{\"x\":X,\"y\":Y,\"pages\":[page id or null, ...]}, ...]}: every core of\n"
-                "the list (grid_2d: the trimmed list) with all M*V slots in device order, null = padding.\n" +
-                std::string(spec_keys_help) +
-                examples({"ndshard map --tensor 3,7,5 --shard 2,2,2 --grid 2x3",
-                          "ndshard map --tensor 2,64,96 --shard 1,32,64 --page tile --cores \"(0,0)-(3,3)\"",
-                          "ndshard map --tensor 3,2,2,3,4 --shard 1,1,2,2,4 --page row --cores \"(0,0)-(1,4)\" "
-                          "--orientation col_major",
-                          "ndshard map --format csv --spec '{\"tensor\":[4,8,8],\"interleaved\":true,\"banks\":12}'"}));
+    map->footer(
+        "\nJSON: {\"tensor_pages\":[..],\"shard_pages\":[..],\"num_shards\":N,\"max_shards_per_core\":M,\n"
+        "\"shard_volume\":V,\"cores\":[{\"x\":X,\"y\":Y,\"pages\":[page id or null, ...]}, ...]}: every core of\n"
+        "the list (grid_2d: the trimmed list) with all M*V slots in device order, null = padding.\n" +
+        std::string(spec_keys_help) +
+        examples({"ndshard map --tensor 3,7,5 --shard 2,2,2 --grid 2x3",
+                  "ndshard map --tensor 2,64,96 --shard 1,32,64 --page tile --cores \"(0,0)-(3,3)\"",
+                  "ndshard map --tensor 3,2,2,3,4 --shard 1,1,2,2,4 --page row --cores \"(0,0)-(1,4)\" "
+                  "--orientation col_major",
+                  "ndshard map --format csv --spec '{\"tensor\":[4,8,8],\"interleaved\":true,\"banks\":12}'"}));
 
     CLI::App* show = app.add_subcommand("show", "a terminal view: every core's shards as blocks of page ids");
     add_spec_flags(show, show_flags);
     add_text(show, "--color", color, "auto (default: when stdout is a terminal) | always | never", "WHEN");
-    show->footer("\nOne header line of facts, then per core its slots: each shard as a block of page ids\n"
-                 "(last dim across, the dim before it down, further dims side by side); '.' is padding.\n" +
-                 examples({"ndshard show --tensor 3,7,5 --shard 2,2,2 --grid 2x3",
-                           "ndshard show --tensor 10,10,10 --shard 1,10,10 --grid 2x2 --color always | less -R"}));
+    show->footer(
+        "\nOne header line of facts, then per core its slots: each shard as a block of page ids\n"
+        "(last dim across, the dim before it down, further dims side by side); '.' is padding.\n" +
+        examples({"ndshard show --tensor 3,7,5 --shard 2,2,2 --grid 2x3",
+                  "ndshard show --tensor 10,10,10 --shard 1,10,10 --grid 2x2 --color always | less -R"}));
 
     CLI::App* explain = app.add_subcommand("explain", "the facts a kernel writer needs about a distribution");
     add_spec_flags(explain, explain_flags);
-    explain->footer("\nPages, shard grid, shards per core (core groups), padding, bytes per core, whether a\n"
-                    "legacy layout (interleaved / HEIGHT / WIDTH / BLOCK) gives the same mapping, the squeezed\n"
-                    "shapes and the accessor's argument words (all runtime and all compile-time).\n" +
-                    examples({"ndshard explain --tensor 3,7,5 --shard 2,2,2 --grid 2x3",
-                              "ndshard explain --tensor 2,64,96 --shard 1,32,64 --page tile --grid 4x4"}));
+    explain->footer(
+        "\nPages, shard grid, shards per core (core groups), padding, bytes per core, whether a\n"
+        "legacy layout (interleaved / HEIGHT / WIDTH / BLOCK) gives the same mapping, the squeezed\n"
+        "shapes and the accessor's argument words (all runtime and all compile-time).\n" +
+        examples({"ndshard explain --tensor 3,7,5 --shard 2,2,2 --grid 2x3",
+                  "ndshard explain --tensor 2,64,96 --shard 1,32,64 --page tile --grid 4x4"}));
 
     CLI::App* svg = app.add_subcommand("svg", "an SVG picture of the distribution, written to stdout");
     add_spec_flags(svg, svg_flags);
     add_text(svg, "--highlight-core", highlight, "emphasise the core at X,Y and fade the others", "X,Y");
-    svg->footer("\nThe tensor's page grid, one cell per page coloured by its core (rank 3: a 3D block; rank 4+:\n"
-                "a row of blocks; rank 1-2: a flat grid), padding as dashed outlines, the cores on the core\n"
-                "grid with their stacked slots, and a legend.\n" +
-                examples({"ndshard svg --tensor 3,7,5 --shard 2,2,2 --grid 2x3 > proposal.svg",
-                          "ndshard svg --tensor 10,10,10 --shard 1,10,10 --grid 2x2 --highlight-core 1,0 > x.svg"}));
+    svg->footer(
+        "\nThe tensor's page grid, one cell per page coloured by its core (rank 3: a 3D block; rank 4+:\n"
+        "a row of blocks; rank 1-2: a flat grid), padding as dashed outlines, the cores on the core\n"
+        "grid with their stacked slots, and a legend.\n" +
+        examples({"ndshard svg --tensor 3,7,5 --shard 2,2,2 --grid 2x3 > proposal.svg",
+                  "ndshard svg --tensor 10,10,10 --shard 1,10,10 --grid 2x2 --highlight-core 1,0 > x.svg"}));
 
     CLI::App* conv = app.add_subcommand("convert", "legacy layout <-> ND spec JSON");
     add_spec_flags(conv, convert_spec_flags);
@@ -241,14 +271,15 @@ parse_result parse_args(std::vector<std::string> args, const parse_options& opti
     add_text(conv, "--shard-width,--shard_width", convert.shard_width, "legacy WIDTH/BLOCK shard width, pages",
              "PAGES");
     add_text(conv, "--page-size,--page_size", convert.page_size, "legacy page size in bytes; default 1", "BYTES");
-    conv->footer("\n--from prints the ND spec JSON (readable by --spec) of a legacy layout; the tensor is in\n"
-                 "pages, seen as 2D [H, W] with leading dims folded into H. --to legacy prints the legacy\n"
-                 "layout (keys = the --from flags) with exactly the same mapping, or exits 1 with the reason\n"
-                 "there is none. That JSON can come back through --spec: convert --spec LEGACY gives the ND spec.\n" +
-                 examples({"ndshard convert --from height --tensor 2,64,96 --shard-height 32 --grid 1x4",
-                           "ndshard convert --from block --tensor 64,64 --shard-height 32 --shard-width 16 --grid 4x2",
-                           "ndshard convert --from interleaved --tensor 4,8,8 --banks 12",
-                           "ndshard convert --to legacy --tensor 8,5 --shard 2,5 --grid 4x1"}));
+    conv->footer(
+        "\n--from prints the ND spec JSON (readable by --spec) of a legacy layout; the tensor is in\n"
+        "pages, seen as 2D [H, W] with leading dims folded into H. --to legacy prints the legacy\n"
+        "layout (keys = the --from flags) with exactly the same mapping, or exits 1 with the reason\n"
+        "there is none. That JSON can come back through --spec: convert --spec LEGACY gives the ND spec.\n" +
+        examples({"ndshard convert --from height --tensor 2,64,96 --shard-height 32 --grid 1x4",
+                  "ndshard convert --from block --tensor 64,64 --shard-height 32 --shard-width 16 --grid 4x2",
+                  "ndshard convert --from interleaved --tensor 4,8,8 --banks 12",
+                  "ndshard convert --to legacy --tensor 8,5 --shard 2,5 --grid 4x1"}));
 
     CLI::App* sim = app.add_subcommand("sim", "run a kernel on the simulated device and check it");
     std::string op;
@@ -260,39 +291,71 @@ parse_result parse_args(std::vector<std::string> args, const parse_options& opti
     sim->add_option("--out", sim_out, "output spec JSON")->required();
     add_text(sim, "--seed", seed, "seed of the random input data and core order; default 0", "N");
     add_text(sim, "--page-elems", page_elems, "int32 elements per page; default 16", "K");
-    sim->footer("\nPrints {\"op\":..,\"verified\":..,\"pages_read\":..,...}; exits 0 only when the device result\n"
-                "equals the dense oracle's.\n" + std::string(spec_keys_help) +
-                examples({"ndshard sim --op reshard --in '{\"tensor\":[4,8,8],\"interleaved\":true,\"banks\":12}' "
-                          "--out '{\"tensor\":[4,8,8],\"shard\":[4,1,1],\"grid\":\"2x3\"}'",
-                          "ndshard sim --op reduce_sum:0 --in in.json --out out.json"}));
+    sim->footer(
+        "\nPrints {\"op\":..,\"verified\":..,\"pages_read\":..,...}; exits 0 only when the device result\n"
+        "equals the dense oracle's.\n" +
+        std::string(spec_keys_help) +
+        examples({"ndshard sim --op reshard --in '{\"tensor\":[4,8,8],\"interleaved\":true,\"banks\":12}' "
+                  "--out '{\"tensor\":[4,8,8],\"shard\":[4,1,1],\"grid\":\"2x3\"}'",
+                  "ndshard sim --op reduce_sum:0 --in in.json --out out.json"}));
+
+    CLI::App* conf = app.add_subcommand("conform", "run the conformance laws against your accessor (a shared library)");
+    std::optional<std::string> impl, cases, conform_seed, law, timeout_ms;
+    bool conform_json = false;
+    add_text(conf, "--impl", impl, "the implementation under test: a shared library exporting ndshard/conformance.h",
+             "PATH.so");
+    add_text(conf, "--cases", cases, "cases per law, 1..100000000; default 1000", "N");
+    add_text(conf, "--seed", conform_seed, "seed of the generated cases; default: a random one (printed)", "S");
+    add_text(conf, "--law", law, "run only the laws whose name matches this ECMAScript regex", "REGEX");
+    conf->add_flag("--json", conform_json, "one JSON object on stdout instead of text");
+    add_text(conf, "--timeout-ms", timeout_ms, "a case running longer fails its law; 1..600000, default 2000", "MS");
+    conf->footer(
+        "\nRuns every law that applies to the implementation (its ndsc_describe declares its queries,\n"
+        "strategies, page kinds and ranks) against the naive oracle, each case in a child process:\n"
+        "a crash or hang in the implementation fails the law it happened in and the run goes on.\n"
+        "Per law: PASS|FAIL|SKIP <law> (<cases> cases); each failure with its shrunk counterexample\n"
+        "(the spec as `ndshard map` flags, the query, expected, got) and the command that replays it.\n"
+        "Exit 0 when every applicable law passes, 1 when one fails, 2 for a bad flag or an impl that\n"
+        "cannot be loaded. Laws: acceptance, address_limit_32bit, page_placement, bijectivity, balance,\n"
+        "coord_page_agreement, shard_addressing, iteration_order, interleaved_equivalence,\n"
+        "legacy_equivalence, determinism, out_of_range.\n" +
+        examples({"ndshard conform --impl ./libmy_accessor.so",
+                  "ndshard conform --impl ./libmy_accessor.so --law '^page_placement$' --seed 5 --cases 12",
+                  "ndshard conform --impl ./libmy_accessor.so --cases 10000 --json > report.json"}));
 
     auto which = [&]() -> std::string {
         const auto subs = app.get_subcommands();
         return subs.empty() ? "ndshard" : "ndshard " + subs.front()->get_name();
     };
     try {
-        if (args.empty()) throw usage_error("give a command: map, show, explain, svg, convert or sim (see --help)");
+        if (args.empty())
+            throw usage_error("give a command: map, show, explain, svg, convert, sim or conform (see --help)");
+        // CLI11 would report an unknown first word as an extra positional argument; say
+        // which words are commands instead.
         const std::string& first = args.front();
         const bool known = first == "map" || first == "show" || first == "explain" || first == "svg" ||
-                           first == "convert" || first == "sim";
+                           first == "convert" || first == "sim" || first == "conform";
         if (!known && first != "--help" && first != "-h" && !first.empty() && first.front() == '-')
-            throw usage_error(quote_value(first) + ": give a command first: map, show, explain, svg, convert or sim");
+            throw usage_error(quote_value(first) +
+                              ": give a command first: map, show, explain, svg, convert, sim or conform");
         if (!known && (first.empty() || first.front() != '-'))
             throw usage_error("unknown command " + quote_value(args.front()) +
-                              "; the commands are map, show, explain, svg, convert and sim");
+                              "; the commands are map, show, explain, svg, convert, sim and conform");
         std::reverse(args.begin(), args.end());  // CLI11 consumes the vector from the back
         app.parse(args);
         if (map->parsed()) {
             map_command c{spec_of(map_flags, options.allow_files), map_format::json};
             if (format && *format == "csv") c.format = map_format::csv;
-            else if (format && *format != "json") throw usage_error("--format " + quote_value(*format) + ": expected json or csv");
+            else if (format && *format != "json")
+                throw usage_error("--format " + quote_value(*format) + ": expected json or csv");
             result.cmd = c;
         } else if (show->parsed()) {
             show_command c{spec_of(show_flags, options.allow_files), color_mode::automatic};
             if (color) {
                 if (*color == "always") c.color = color_mode::always;
                 else if (*color == "never") c.color = color_mode::never;
-                else if (*color != "auto") throw usage_error("--color " + quote_value(*color) + ": expected auto, always or never");
+                else if (*color != "auto")
+                    throw usage_error("--color " + quote_value(*color) + ": expected auto, always or never");
             }
             result.cmd = c;
         } else if (explain->parsed()) {
@@ -303,7 +366,9 @@ parse_result parse_args(std::vector<std::string> args, const parse_options& opti
             result.cmd = c;
         } else if (conv->parsed()) {
             convert_command c;
-            // A --spec holding a legacy layout (key "from") is an input for --from.
+            // A --spec holding a legacy layout (key "from") is an input for --from: what
+            // `convert --to legacy` prints can be fed back as it is. The argument is read once
+            // (it may be stdin), then either taken apart as legacy flags or kept as text.
             if (!convert.to && convert_spec_flags.spec) {
                 const std::string text = read_spec_argument(*convert_spec_flags.spec, options.allow_files);
                 bool legacy = false;
@@ -319,12 +384,16 @@ parse_result parse_args(std::vector<std::string> args, const parse_options& opti
                 throw usage_error("give --from LAYOUT (legacy -> ND) or --to legacy (ND -> legacy)");
             if (convert.from) {
                 if (convert_spec_flags.spec)
-                    throw usage_error("--spec: with --from give a legacy layout (keys from, tensor, shard_height, ...)");
+                    throw usage_error(
+                        "--spec: with --from give a legacy layout (keys from, tensor, shard_height, ...)");
                 c.from_legacy = legacy_of(convert, convert_spec_flags);
             } else {
-                if (*convert.to != "legacy") throw usage_error("--to " + quote_value(*convert.to) + ": the only target is legacy");
+                if (*convert.to != "legacy")
+                    throw usage_error("--to " + quote_value(*convert.to) + ": the only target is legacy");
                 for (const auto* v : {&convert.shard_height, &convert.shard_width, &convert.page_size})
-                    if (*v) throw usage_error("--shard-height/--shard-width/--page-size describe a legacy input; use --from");
+                    if (*v)
+                        throw usage_error(
+                            "--shard-height/--shard-width/--page-size describe a legacy input; use --from");
                 c.spec = spec_of(convert_spec_flags, options.allow_files);
             }
             result.cmd = c;
@@ -336,6 +405,29 @@ parse_result parse_args(std::vector<std::string> args, const parse_options& opti
             c.output = parse_spec_json(read_spec_argument(sim_out, options.allow_files));
             if (seed) c.seed = parse_u64(*seed, "--seed");
             if (page_elems) c.page_elems = parse_u64(*page_elems, "--page-elems");
+            result.cmd = c;
+        } else if (conf->parsed()) {
+            conform_command c;
+            if (!impl) throw usage_error("--impl: give the implementation under test, a shared library (PATH.so)");
+            if (impl->empty()) throw usage_error("--impl \"\": give the path of a shared library");
+            c.impl = *impl;
+            if (cases) {
+                c.cases = parse_u64(*cases, "--cases");
+                if (c.cases < 1 || c.cases > 100000000)
+                    throw usage_error("--cases " + quote_value(*cases) + ": must be between 1 and 100000000");
+            }
+            // Without --seed each run explores new cases; the report prints the seed so that a
+            // failure can be replayed.
+            if (conform_seed) c.seed = parse_u64(*conform_seed, "--seed");
+            else c.seed = (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
+            if (law) c.law = *law;
+            c.json = conform_json;
+            if (timeout_ms) {
+                const std::uint64_t ms = parse_u64(*timeout_ms, "--timeout-ms");
+                if (ms < 1 || ms > 600000)
+                    throw usage_error("--timeout-ms " + quote_value(*timeout_ms) + ": must be between 1 and 600000");
+                c.timeout_ms = static_cast<std::uint32_t>(ms);
+            }
             result.cmd = c;
         }
     } catch (const CLI::ParseError& e) {
@@ -355,6 +447,8 @@ parse_result parse_args(std::vector<std::string> args, const parse_options& opti
         result.error = which() + ": out of memory while reading the arguments";
         result.exit_code = 3;
     } catch (const std::exception& e) {
+        // Anything else thrown while reading arguments came from the user's text (e.g. a
+        // shape past rank 8): a usage error, not an internal one.
         result.error = which() + ": " + one_line(e.what());
         result.exit_code = 2;
     }
@@ -366,8 +460,8 @@ int execute(const command& cmd, std::ostream& out, std::ostream& err, const run_
     try {
         if (const auto* c = std::get_if<map_command>(&cmd)) return run_map(*c, out);
         if (const auto* c = std::get_if<show_command>(&cmd)) {
-            const bool color = c->color == color_mode::always ||
-                               (c->color == color_mode::automatic && ctx.stdout_is_terminal);
+            const bool color =
+                c->color == color_mode::always || (c->color == color_mode::automatic && ctx.stdout_is_terminal);
             write_show(make_distribution(c->spec), out, color);
             return 0;
         }
@@ -381,7 +475,11 @@ int execute(const command& cmd, std::ostream& out, std::ostream& err, const run_
         }
         if (const auto* c = std::get_if<convert_command>(&cmd)) return run_convert(*c, out, err);
         if (const auto* c = std::get_if<sim_command>(&cmd)) return run_sim(*c, out, err);
+        if (const auto* c = std::get_if<conform_command>(&cmd)) return run_conform(*c, out);
     } catch (const usage_error& e) {
+        err << name << ": " << one_line(e.what()) << "\n";
+        return 2;
+    } catch (const conform::load_error& e) {
         err << name << ": " << one_line(e.what()) << "\n";
         return 2;
     } catch (const spec_error& e) {
@@ -391,10 +489,12 @@ int execute(const command& cmd, std::ostream& out, std::ostream& err, const run_
         err << name << ": out of memory\n";
         return 3;
     } catch (const std::exception& e) {
+        // The arguments were valid by now, so anything else is a bug: exit 3 tells scripts
+        // and the fuzz target apart from a refused input (2).
         err << name << ": internal error: " << one_line(e.what()) << "\n";
         return 3;
     }
-    return 3;
+    return 3;  // a command kind without a case above
 }
 
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const run_context& ctx) {

@@ -6,7 +6,7 @@
 
 #include "ndshard/args.hpp"
 #include "ndshard/cli/render.hpp"
-#include "ndshard/cli/values.hpp"
+#include "ndshard/cli/spec_input.hpp"
 #include "ndshard/squeeze.hpp"
 
 #include <nlohmann/json.hpp>
@@ -18,9 +18,7 @@ namespace {
 constexpr std::size_t label_width = 22;
 constexpr std::size_t max_listed = 64;  // longer per-core lists are summarised
 
-std::string plural(std::uint64_t n, const char* word) {
-    return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
-}
+std::string plural(std::uint64_t n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
 
 void row(std::ostream& out, const std::string& label, const std::string& text) {
     out << label << std::string(label_width > label.size() ? label_width - label.size() : 1, ' ') << text << "\n";
@@ -28,7 +26,8 @@ void row(std::ostream& out, const std::string& label, const std::string& text) {
 
 std::string percent(std::uint64_t part, std::uint64_t whole) {
     char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f%%", whole == 0 ? 0.0 : 100.0 * static_cast<double>(part) / static_cast<double>(whole));
+    std::snprintf(buf, sizeof buf, "%.1f%%",
+                  whole == 0 ? 0.0 : 100.0 * static_cast<double>(part) / static_cast<double>(whole));
     return buf;
 }
 
@@ -111,30 +110,33 @@ void write_explain(const distribution& d, std::ostream& out) {
     if (spec.page.kind == page_kind::pages) {
         row(out, "tensor", to_string(spec.tensor) + " pages");
         row(out, "shard", to_string(spec.shard) + " pages");
-        row(out, "page size", plural(d.page_size, "byte") + ", aligned to " + std::to_string(spec.alignment) +
-                                  " -> " + plural(d.aligned_page_size, "byte"));
+        row(out, "page size",
+            plural(d.page_size, "byte") + ", aligned to " + std::to_string(spec.alignment) + " -> " +
+                plural(d.aligned_page_size, "byte"));
     } else {
-        const std::string unit = spec.page.kind == page_kind::tile
-                                     ? "tile " + std::to_string(spec.page.tile_h) + "x" +
-                                           std::to_string(spec.page.tile_w) + " pages"
-                                     : "row pages (a page is " + std::to_string(spec.shard.back()) + " elements)";
+        const std::string unit =
+            spec.page.kind == page_kind::tile
+                ? "tile " + std::to_string(spec.page.tile_h) + "x" + std::to_string(spec.page.tile_w) + " pages"
+                : "row pages (a page is " + std::to_string(spec.shard.back()) + " elements)";
         row(out, "tensor", to_string(spec.tensor) + " elements -> " + to_string(d.tensor_pages) + " " + unit);
         row(out, "shard", to_string(spec.shard) + " elements -> " + to_string(d.shard_pages) + " pages");
-        row(out, "page size", plural(d.page_size, "byte") + " (" + plural(spec.element_size, "byte") +
-                                  " per element), aligned to " + std::to_string(spec.alignment) + " -> " +
-                                  plural(d.aligned_page_size, "byte"));
+        row(out, "page size",
+            plural(d.page_size, "byte") + " (" + plural(spec.element_size, "byte") + " per element), aligned to " +
+                std::to_string(spec.alignment) + " -> " + plural(d.aligned_page_size, "byte"));
     }
-    row(out, "cores", core_list(spec.cores) + ", " + to_string(spec.orient) + " -> " + plural(P, "core") +
-                          (spec.strat == strategy::grid_2d ? " (the range trimmed to the shard grid)" : ""));
+    row(out, "cores",
+        core_list(spec.cores) + ", " + to_string(spec.orient) + " -> " + plural(P, "core") +
+            (spec.strat == strategy::grid_2d ? " (the range trimmed to the shard grid)" : ""));
     row(out, "strategy", to_string(spec.strat));
 
     // Pages and shards.
     row(out, "pages", std::to_string(l.num_pages) + ", ids row-major over " + to_string(d.tensor_pages));
     if (l.tensor.rank() != d.tensor_pages.rank())
-        row(out, "folded", "tensor " + to_string(l.tensor) + " for the rank-" + std::to_string(l.rank()) +
-                               " shard (leading dims multiplied)");
-    row(out, "shard grid", to_string(l.grid) + " = " + plural(l.num_shards, "shard") + " of " +
-                               plural(l.shard_volume, "page"));
+        row(out, "folded",
+            "tensor " + to_string(l.tensor) + " for the rank-" + std::to_string(l.rank()) +
+                " shard (leading dims multiplied)");
+    row(out, "shard grid",
+        to_string(l.grid) + " = " + plural(l.num_shards, "shard") + " of " + plural(l.shard_volume, "page"));
 
     // How the shards land on cores.
     const std::uint64_t with_data = l.cores_with_data();
@@ -152,13 +154,14 @@ void write_explain(const distribution& d, std::ostream& out) {
     }
     row(out, "shards per core", groups.empty() ? "no cores" : groups);
     const std::uint64_t reserved = l.reserved_pages_per_core();
-    row(out, "max shards per core", std::to_string(l.max_shards_per_core) + " -> " + plural(reserved, "reserved page") +
-                                        " per core");
+    row(out, "max shards per core",
+        std::to_string(l.max_shards_per_core) + " -> " + plural(reserved, "reserved page") + " per core");
     const std::uint64_t slots = reserved * P;
     const std::uint64_t edge = l.num_shards * l.shard_volume - l.num_pages;
-    row(out, "padding", std::to_string(slots - l.num_pages) + " of " + std::to_string(slots) + " slots (" +
-                            percent(slots - l.num_pages, slots) + "): " + std::to_string(edge) +
-                            " in edge shards, " + std::to_string(slots - l.num_pages - edge) + " in unused slots");
+    row(out, "padding",
+        std::to_string(slots - l.num_pages) + " of " + std::to_string(slots) + " slots (" +
+            percent(slots - l.num_pages, slots) + "): " + std::to_string(edge) + " in edge shards, " +
+            std::to_string(slots - l.num_pages - edge) + " in unused slots");
     std::string per_core;
     if (P <= max_listed) {
         for (std::uint64_t c = 0; c < P; ++c) per_core += (c ? " " : "") + std::to_string(l.pages_on_core(c));
@@ -173,18 +176,21 @@ void write_explain(const distribution& d, std::ostream& out) {
     }
     row(out, "real pages per core", per_core);
     const std::uint64_t bytes = reserved * d.aligned_page_size;
-    row(out, "bytes per core", std::to_string(bytes) + " reserved at [" + std::to_string(d.bank_base) + ", " +
-                                   std::to_string(d.bank_base + bytes) + ") in every core");
+    row(out, "bytes per core",
+        std::to_string(bytes) + " reserved at [" + std::to_string(d.bank_base) + ", " +
+            std::to_string(d.bank_base + bytes) + ") in every core");
 
     // Legacy and squeezed forms.
-    for (legacy_layout kind : {legacy_layout::interleaved, legacy_layout::height, legacy_layout::width, legacy_layout::block}) {
+    for (legacy_layout kind :
+         {legacy_layout::interleaved, legacy_layout::height, legacy_layout::width, legacy_layout::block}) {
         const legacy_result r = from_nd_as(d, kind);
         row(out, std::string("as ") + to_string(kind), r.spec ? "yes: " + describe_legacy(*r.spec) : "no: " + r.reason);
     }
     const page_layout sq = squeeze(l);
     const bool same = sq.tensor == l.tensor && sq.shard == l.shard;
-    row(out, "squeezed", to_string(l.tensor) + " / " + to_string(l.shard) +
-                             (same ? " (already minimal)" : " -> " + to_string(sq.tensor) + " / " + to_string(sq.shard)));
+    row(out, "squeezed",
+        to_string(l.tensor) + " / " + to_string(l.shard) +
+            (same ? " (already minimal)" : " -> " + to_string(sq.tensor) + " / " + to_string(sq.shard)));
 
     // Accessor arguments, for the layout as given and for the squeezed one.
     auto words_for = [&](const page_layout* layout, const std::string& name) {

@@ -7,15 +7,13 @@
 
 #include "ndshard/cli/palette.hpp"
 #include "ndshard/cli/render.hpp"
-#include "ndshard/cli/values.hpp"
+#include "ndshard/cli/spec_input.hpp"
 
 namespace ndshard::cli {
 
 namespace {
 
-std::string plural(std::uint64_t n, const char* word) {
-    return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
-}
+std::string plural(std::uint64_t n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
 
 struct ansi {
     bool on;
@@ -40,11 +38,13 @@ shape display_shape(const shape& s) {
 
 std::string describe_units(const distribution_spec& spec) {
     switch (spec.page.kind) {
-        case page_kind::pages: return "pages";
+        case page_kind::pages:
+            return "pages";
         case page_kind::tile:
             return "elements, tile " + std::to_string(spec.page.tile_h) + "x" + std::to_string(spec.page.tile_w) +
                    " pages";
-        case page_kind::row_major: return "elements, row pages";
+        case page_kind::row_major:
+            return "elements, row pages";
     }
     return "?";
 }

@@ -1,5 +1,4 @@
-// Internal: the `sim` subcommand's link to lib/sim (sim_run.cpp when the simulator is
-// built, sim_missing.cpp otherwise).
+// Internal: the `sim` subcommand's entry point (sim_run.cpp).
 #pragma once
 
 #include <ostream>

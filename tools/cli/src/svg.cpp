@@ -12,7 +12,7 @@
 
 #include "ndshard/cli/palette.hpp"
 #include "ndshard/cli/render.hpp"
-#include "ndshard/cli/values.hpp"
+#include "ndshard/cli/spec_input.hpp"
 
 namespace ndshard::cli {
 
@@ -39,19 +39,26 @@ std::string escape(std::string_view text) {
     std::string out;
     for (char c : text) {
         switch (c) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '"': out += "&quot;"; break;
-            default: out += c;
+            case '&':
+                out += "&amp;";
+                break;
+            case '<':
+                out += "&lt;";
+                break;
+            case '>':
+                out += "&gt;";
+                break;
+            case '"':
+                out += "&quot;";
+                break;
+            default:
+                out += c;
         }
     }
     return out;
 }
 
-std::string plural(std::uint64_t n, const char* word) {
-    return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
-}
+std::string plural(std::uint64_t n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
 
 struct point {
     double x, y;
@@ -65,10 +72,10 @@ std::string polygon(std::initializer_list<point> pts) {
 
 // One position of the (padded) tensor picture.
 struct cell {
-    std::uint64_t block = 0;           // index over the leading dims (rank >= 4)
+    std::uint64_t block = 0;  // index over the leading dims (rank >= 4)
     std::uint64_t dep = 0, row = 0, col = 0;
     std::uint64_t gap_dep = 0, gap_row = 0, gap_col = 0;  // shard index along each axis
-    bool real = false;                 // a page, not a padding slot
+    bool real = false;                                    // a page, not a padding slot
     std::uint64_t page = 0;
     std::uint64_t core = 0;
 };
@@ -211,8 +218,8 @@ part draw_tensor(const distribution& d, const style& st, std::string& note) {
     const std::uint64_t per_row = std::min<std::uint64_t>(blocks, 6);
     const std::uint64_t block_rows = (blocks + per_row - 1) / per_row;
     const double caption = ax.lead > 0 ? 1.6 : 0.0;
-    const double s = std::clamp(std::min(820.0 / (per_row * (unit_w + 2.2)), 600.0 / (block_rows * (unit_h + 2.2 + caption))),
-                                6.0, 34.0);
+    const double s = std::clamp(
+        std::min(820.0 / (per_row * (unit_w + 2.2)), 600.0 / (block_rows * (unit_h + 2.2 + caption))), 6.0, 34.0);
     const double block_w = unit_w * s, block_h = unit_h * s;
     const double front_w = (cols + max_gc * shard_gap) * s, front_h = (rows + max_gr * shard_gap) * s;
     const double pitch_x = block_w + 2.2 * s, pitch_y = block_h + (2.2 + caption) * s;
@@ -261,8 +268,8 @@ part draw_tensor(const distribution& d, const style& st, std::string& note) {
         if (!c.real) {
             std::string d_path = polygon({f0, f1, f2, f3});
             if (solid) d_path += " " + polygon({f0, b0, b1, f1}) + " " + polygon({f1, b1, b2, f2});
-            body << "<g class=\"pad\" data-core=\"" << c.core << "\"" << st.cell_attrs(c.core)
-                 << "><path d=\"" << d_path << "\" fill=\"none\" stroke=\"" << hex(colour)
+            body << "<g class=\"pad\" data-core=\"" << c.core << "\"" << st.cell_attrs(c.core) << "><path d=\""
+                 << d_path << "\" fill=\"none\" stroke=\"" << hex(colour)
                  << "\" stroke-opacity=\"0.4\" stroke-width=\"0.6\" stroke-dasharray=\"2 2\"/></g>\n";
             continue;
         }
@@ -280,8 +287,8 @@ part draw_tensor(const distribution& d, const style& st, std::string& note) {
         if (solid && right)
             body << "<path d=\"" << polygon({f1, b1, b2, f2}) << "\" fill=\"" << hex(shade(colour, -0.25)) << "\"/>";
         if (labels && front)
-            body << "<text x=\"" << num(f0.x + s / 2) << "\" y=\"" << num(f0.y + s / 2 + font * 0.36) << "\" font-size=\""
-                 << num(font) << "\" text-anchor=\"middle\" stroke=\"none\" fill=\""
+            body << "<text x=\"" << num(f0.x + s / 2) << "\" y=\"" << num(f0.y + s / 2 + font * 0.36)
+                 << "\" font-size=\"" << num(font) << "\" text-anchor=\"middle\" stroke=\"none\" fill=\""
                  << (prefers_dark_text(colour) ? "#111" : "#fff") << "\">" << c.page << "</text>";
         body << "</g>\n";
     }
@@ -296,8 +303,8 @@ part draw_tensor(const distribution& d, const style& st, std::string& note) {
     body << label(o.x + front_w / 2, o.y + front_h + small + 4, small,
                   dim_text(ax.col) + (t[static_cast<std::size_t>(ax.col)] == 1 ? " page" : " pages"));
     if (ax.row >= 0)
-        body << label(o.x - 6, o.y + front_h / 2, small, dim_text(ax.row),
-                      "middle", " transform=\"rotate(-90 " + num(o.x - 6) + " " + num(o.y + front_h / 2) + ")\"");
+        body << label(o.x - 6, o.y + front_h / 2, small, dim_text(ax.row), "middle",
+                      " transform=\"rotate(-90 " + num(o.x - 6) + " " + num(o.y + front_h / 2) + ")\"");
     if (solid) {
         const double angle = -std::atan2(depth_dy, depth_dx) * 180.0 / 3.14159265358979;
         const point mid{o.x + deps * depth_dx * s / 2 - 9, o.y - deps * depth_dy * s / 2 - 9};
@@ -347,8 +354,7 @@ part draw_panel(const distribution& d, const style& st) {
     const std::size_t n = shown.rank();
     const std::uint64_t cols = shown[n - 1], rows = n >= 2 ? shown[n - 2] : 1;
     const std::uint64_t planes = l.shard_volume / std::max<std::uint64_t>(rows * cols, 1);
-    const bool bars = l.shard_volume > max_slot_cells ||
-                      l.reserved_pages_per_core() * l.num_cores > panel_cell_limit;
+    const bool bars = l.shard_volume > max_slot_cells || l.reserved_pages_per_core() * l.num_cores > panel_cell_limit;
     const double across = static_cast<double>(planes * cols) + static_cast<double>(planes - 1) * 0.6;
     double pc = bars ? 0 : std::clamp(std::min(150.0 / across, 90.0 / static_cast<double>(rows)), 3.0, 16.0);
     const double slot_w = bars ? 120.0 : across * pc;
@@ -373,20 +379,20 @@ part draw_panel(const distribution& d, const style& st) {
         body << "<rect x=\"" << num(bx) << "\" y=\"" << num(by) << "\" width=\"" << num(box_w) << "\" height=\""
              << num(box_h) << "\" rx=\"4\" fill=\"#f7f7f7\" stroke=\"" << hex(colour) << "\" stroke-width=\""
              << (st.highlight && c == *st.highlight ? "3.5" : "1.5") << "\"/>\n";
-        body << label(bx + 6, by + 13, 10.5,
-                      "core " + std::to_string(c) + " " + to_string(d.cores[c]) + ": " +
-                          plural(l.shards_on_core(c), "shard"),
-                      "start");
+        body << label(
+            bx + 6, by + 13, 10.5,
+            "core " + std::to_string(c) + " " + to_string(d.cores[c]) + ": " + plural(l.shards_on_core(c), "shard"),
+            "start");
         for (std::uint64_t slot = 0; slot < l.max_shards_per_core; ++slot) {
             const double sy = by + title + static_cast<double>(slot) * (slot_h + 5);
             const double sx = bx + left;
             const auto shard_id = l.shard_in_slot(c, slot);
-            body << label(bx + left - 4, sy + slot_h / 2 + 3.5, 9,
-                          shard_id ? "s" + std::to_string(*shard_id) : "-", "end");
+            body << label(bx + left - 4, sy + slot_h / 2 + 3.5, 9, shard_id ? "s" + std::to_string(*shard_id) : "-",
+                          "end");
             if (bars) {
-                const double real = shard_id ? static_cast<double>(l.pages_in_shard(*shard_id)) /
-                                                   static_cast<double>(l.shard_volume)
-                                             : 0.0;
+                const double real =
+                    shard_id ? static_cast<double>(l.pages_in_shard(*shard_id)) / static_cast<double>(l.shard_volume)
+                             : 0.0;
                 body << "<rect class=\"slotbar\" x=\"" << num(sx) << "\" y=\"" << num(sy) << "\" width=\""
                      << num(slot_w) << "\" height=\"" << num(slot_h) << "\" fill=\"none\" stroke=\"" << hex(colour)
                      << "\" stroke-dasharray=\"2 2\"/>";
@@ -401,12 +407,12 @@ part draw_panel(const distribution& d, const style& st) {
                     for (std::uint64_t col = 0; col < cols; ++col) {
                         const std::uint64_t offset = slot * l.shard_volume + (p * rows + r) * cols + col;
                         const double x = sx + (static_cast<double>(p) * (static_cast<double>(cols) + 0.6) +
-                                               static_cast<double>(col)) * pc;
+                                               static_cast<double>(col)) *
+                                                  pc;
                         const double y = sy + static_cast<double>(r) * pc;
                         const auto page = l.page_at(c, offset);
                         body << "<rect class=\"slot\" data-core=\"" << c << "\" data-offset=\"" << offset << "\"";
-                        if (page)
-                            body << " data-page=\"" << *page << "\" fill=\"" << hex(colour) << "\"";
+                        if (page) body << " data-page=\"" << *page << "\" fill=\"" << hex(colour) << "\"";
                         else
                             body << " fill=\"none\" stroke=\"" << hex(colour)
                                  << "\" stroke-opacity=\"0.55\" stroke-width=\"0.6\" stroke-dasharray=\"1.5 1.5\"";
@@ -414,7 +420,8 @@ part draw_panel(const distribution& d, const style& st) {
                              << num(pc) << "\"/>";
                         if (page && labels)
                             body << "<text x=\"" << num(x + pc / 2) << "\" y=\"" << num(y + pc / 2 + font * 0.36)
-                                 << "\" font-size=\"" << num(font) << "\" text-anchor=\"middle\" stroke=\"none\" fill=\""
+                                 << "\" font-size=\"" << num(font)
+                                 << "\" text-anchor=\"middle\" stroke=\"none\" fill=\""
                                  << (prefers_dark_text(colour) ? "#111" : "#fff") << "\">" << *page << "</text>";
                         body << "\n";
                     }
@@ -478,8 +485,8 @@ std::string render_svg(const distribution& d, const svg_options& options) {
     const bool beside = tensor.width <= 900;
     const double header = 58;
     const point tensor_at{margin, header + 8};
-    const point panel_at = beside ? point{margin + tensor.width + 40, header}
-                                  : point{margin, header + 8 + tensor.height + 24};
+    const point panel_at =
+        beside ? point{margin + tensor.width + 40, header} : point{margin, header + 8 + tensor.height + 24};
     const double content_w = beside ? tensor.width + 40 + panel.width : std::max(tensor.width, panel.width);
     const double content_bottom = std::max(tensor_at.y + tensor.height, panel_at.y + panel.height);
     const part legend = draw_legend(d, st, std::max(content_w, 440.0));
@@ -493,10 +500,11 @@ std::string render_svg(const distribution& d, const svg_options& options) {
                         ") on " + plural(l.num_cores, "core") + ", " + to_string(d.spec.strat);
     std::string facts = to_string(d.tensor_pages) + " pages in " + to_string(d.shard_pages) + " shards: shard grid " +
                         to_string(l.grid) + " = " + plural(l.num_shards, "shard") + ", up to " +
-                        std::to_string(l.max_shards_per_core) + " per core; " +
-                        std::to_string(slots - l.num_pages) + " of " + std::to_string(slots) + " slots are padding";
+                        std::to_string(l.max_shards_per_core) + " per core; " + std::to_string(slots - l.num_pages) +
+                        " of " + std::to_string(slots) + " slots are padding";
     if (!note.empty()) facts += "; " + note;
-    if (st.highlight) facts += "; highlighted: core " + std::to_string(*st.highlight) + " " + to_string(*options.highlight);
+    if (st.highlight)
+        facts += "; highlighted: core " + std::to_string(*st.highlight) + " " + to_string(*options.highlight);
     // Room for the two header lines (about 0.6 em per character).
     width = std::ceil(std::max({width, 2 * margin + static_cast<double>(title.size()) * 15 * 0.62,
                                 2 * margin + static_cast<double>(facts.size()) * 11.5 * 0.56}));
@@ -510,8 +518,8 @@ std::string render_svg(const distribution& d, const svg_options& options) {
         << "<rect class=\"background\" x=\"0\" y=\"0\" width=\"" << num(width) << "\" height=\"" << num(height)
         << "\" fill=\"#ffffff\"/>\n"
         << label(margin, 24, 15, title, "start", " font-weight=\"bold\" fill=\"#111\"")
-        << label(margin, 42, 11.5, facts, "start", " fill=\"#333\"")
-        << "<g class=\"tensor\" transform=\"translate(" << num(tensor_at.x) << " " << num(tensor_at.y) << ")\">\n"
+        << label(margin, 42, 11.5, facts, "start", " fill=\"#333\"") << "<g class=\"tensor\" transform=\"translate("
+        << num(tensor_at.x) << " " << num(tensor_at.y) << ")\">\n"
         << tensor.body << "</g>\n"
         << "<g class=\"panel\" transform=\"translate(" << num(panel_at.x) << " " << num(panel_at.y) << ")\">\n"
         << panel.body << "</g>\n"

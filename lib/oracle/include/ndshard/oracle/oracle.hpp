@@ -45,8 +45,8 @@ struct model {
   std::vector<big> tensor_pages;       // page grid, tensor's own rank (page ids are row-major over this)
   std::vector<big> folded_tensor;      // folded to the shard rank
   std::vector<big> shard_pages, grid;  // shard shape in pages, shard grid
-  big num_pages, num_shards, shard_volume, max_shards_per_core, page_size, aligned_page_size,
-      reserved_pages_per_core, bank_base;
+  big num_pages, num_shards, shard_volume, max_shards_per_core, page_size, aligned_page_size, reserved_pages_per_core,
+      bank_base;
   strategy strat = strategy::round_robin_1d;
   std::vector<core_xy> cores;  // effective core list (grid_2d: trimmed, in shard order)
 };
@@ -85,8 +85,8 @@ struct shard_home {
   core_xy core;
   big slot, device_offset, byte_address;
 };
-shard_home shard_location(const model&, const big& shard_id);                   // id in [0, num_shards)
-shard_home shard_location(const model&, const std::vector<big>& shard_coord);   // coordinate in the grid
+shard_home shard_location(const model&, const big& shard_id);                  // id in [0, num_shards)
+shard_home shard_location(const model&, const std::vector<big>& shard_coord);  // coordinate in the grid
 
 // Inverse of locate: the page stored at (core, device offset), nullopt for a padding slot.
 // @post page_at(m, locate(m, p).core_index, locate(m, p).device_offset) == p
@@ -127,8 +127,8 @@ legacy_place legacy_width(const big& r, const big& c, const big& H, const big& W
 // BLOCK, shard [sh, sw], GRID_2D over one range: shard (i, j) = (r / sh, c / sw) lands on
 // (x0+j, y0+i) (row_major) or (x0+i, y0+j) (col_major), core_index i*Gw + j,
 // offset (r % sh) * sw + c % sw. Fills *core_out when it is not null. A range too small throws.
-legacy_place legacy_block(const big& r, const big& c, const big& H, const big& W, const big& sh,
-                          const big& sw, orientation, core_range range, core_xy* core_out);
+legacy_place legacy_block(const big& r, const big& c, const big& H, const big& W, const big& sh, const big& sw,
+                          orientation, core_range range, core_xy* core_out);
 
 // Ranges in the order given; inside a range row_major makes x fastest, col_major y fastest.
 // (0,0)-(1,1) col_major -> (0,0),(0,1),(1,0),(1,1). A range with x0 > x1 or y0 > y1 throws.

@@ -33,13 +33,13 @@
 namespace ndshard::sim {
 
 struct device_config {
-    std::uint32_t grid_x = 8;               // worker columns
-    std::uint32_t grid_y = 8;               // worker rows
-    std::uint64_t l1_size = 1 << 20;        // bytes of L1 per worker core (<= 2^32)
+    std::uint32_t grid_x = 8;         // worker columns
+    std::uint32_t grid_y = 8;         // worker rows
+    std::uint64_t l1_size = 1 << 20;  // bytes of L1 per worker core (<= 2^32)
     std::uint32_t num_dram_banks = 0;
-    std::uint64_t dram_bank_size = 1 << 26; // bytes per DRAM bank (<= 2^32)
-    std::uint64_t alloc_alignment = 32;     // buffer bases are multiples of this (a power of two)
-    std::byte sentinel{0xA5};               // every byte of a fresh buffer
+    std::uint64_t dram_bank_size = 1 << 26;  // bytes per DRAM bank (<= 2^32)
+    std::uint64_t alloc_alignment = 32;      // buffer bases are multiples of this (a power of two)
+    std::byte sentinel{0xA5};                // every byte of a fresh buffer
 };
 
 // The int32 a host reads from four sentinel bytes: 0xA5A5A5A5 for the default.
@@ -53,8 +53,8 @@ struct buffer_id {
 struct buffer_info {
     buffer_id id;
     std::string name;
-    distribution dist;        // with the chosen bank_base
-    accessor_words words;     // make_accessor_words(dist, arg::all_runtime)
+    distribution dist;     // with the chosen bank_base
+    accessor_words words;  // make_accessor_words(dist, arg::all_runtime)
     memory_kind memory = memory_kind::l1;
     std::uint64_t bytes_per_bank = 0;  // reserved_pages_per_core * aligned_page_size
 
@@ -67,22 +67,22 @@ struct traffic_stats {
     std::uint64_t pages_written = 0;
     std::uint64_t bytes_read = 0;
     std::uint64_t bytes_written = 0;
-    std::uint64_t local_reads = 0;    // the target is the accessing core itself
+    std::uint64_t local_reads = 0;  // the target is the accessing core itself
     std::uint64_t remote_reads = 0;
     std::uint64_t local_writes = 0;
     std::uint64_t remote_writes = 0;
-    std::uint64_t hops = 0;           // sum of Manhattan distances over reads and writes
+    std::uint64_t hops = 0;  // sum of Manhattan distances over reads and writes
     friend bool operator==(const traffic_stats&, const traffic_stats&) = default;
 };
 
 // One kernel NoC transaction, when the device records them.
 struct noc_access {
     bool is_write = false;
-    core_coord by;       // the core running the kernel
-    core_coord target;   // the memory's NoC coordinate
+    core_coord by;      // the core running the kernel
+    core_coord target;  // the memory's NoC coordinate
     std::uint32_t addr = 0;
     std::uint32_t size = 0;
-    buffer_id buffer;    // the live buffer it landed in
+    buffer_id buffer;  // the live buffer it landed in
 };
 
 class device {
@@ -155,7 +155,7 @@ private:
     // The memory an access lands in, after checking it (noc_error otherwise); `by` is
     // the accessing core, nullopt for the host.
     const memory& check_access(const char* what, std::optional<core_coord> by, noc_addr at, std::uint64_t size,
-                         std::optional<buffer_id> expect, buffer_id* landed) const;
+                               std::optional<buffer_id> expect, buffer_id* landed) const;
     void count(bool is_write, core_coord by, noc_addr at, std::uint64_t size, buffer_id landed);
 
     device_config config_;

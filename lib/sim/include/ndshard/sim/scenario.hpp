@@ -176,7 +176,8 @@ drawn_spec draw_distribution(E& e, const device_config& dev, const shape& pages,
                 const std::uint64_t side = detail::draw_side(e, extent, workers);
                 (height ? l.shard_height : l.shard_width) = side;
                 const std::uint64_t shards = ceil_div(extent, side);
-                const std::uint64_t count = e.between(std::max<std::uint64_t>(shards, 1), std::min(workers, shards + 3));
+                const std::uint64_t count =
+                    e.between(std::max<std::uint64_t>(shards, 1), std::min(workers, shards + 3));
                 l.cores = detail::draw_cores(e, dev, memory_kind::l1, count);
                 break;
             }
@@ -278,7 +279,8 @@ scenario_outcome run_scenario(E& e, std::uint64_t max_pages = 48) {
     r.op.kind = static_cast<op_kind>(e.between(0, 3));
     r.op.dim = e.between(0, pages.rank() - 1);
     for (std::size_t i = 0; i < pages.rank(); ++i) r.op.order.push_back(i);
-    for (std::size_t i = 0; i + 1 < pages.rank(); ++i) std::swap(r.op.order[i], r.op.order[e.between(i, pages.rank() - 1)]);
+    for (std::size_t i = 0; i + 1 < pages.rank(); ++i)
+        std::swap(r.op.order[i], r.op.order[e.between(i, pages.rank() - 1)]);
     if (r.op.kind != op_kind::reduce_sum) r.op.dim = 0;
     if (r.op.kind != op_kind::permute) r.op.order.clear();
     shape out_pages = output_pages(r.op, pages);

@@ -12,8 +12,10 @@
 namespace ndshard::testkit {
 
 inline std::string describe(const distribution_spec& s) {
-    std::string out = "tensor=" + to_string(s.tensor) + " shard=" + to_string(s.shard) + " page=" + to_string(s.page.kind);
-    if (s.page.kind == page_kind::tile) out += ":" + std::to_string(s.page.tile_h) + "x" + std::to_string(s.page.tile_w);
+    std::string out =
+        "tensor=" + to_string(s.tensor) + " shard=" + to_string(s.shard) + " page=" + to_string(s.page.kind);
+    if (s.page.kind == page_kind::tile)
+        out += ":" + std::to_string(s.page.tile_h) + "x" + std::to_string(s.page.tile_w);
     out += " elem=" + std::to_string(s.element_size) + " align=" + std::to_string(s.alignment) + " cores=";
     for (std::size_t i = 0; i < s.cores.size(); ++i) out += (i ? "," : "") + to_string(s.cores[i]);
     if (s.cores.empty()) out += "none";

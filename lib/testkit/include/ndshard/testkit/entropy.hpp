@@ -132,14 +132,20 @@ void edge_value(Io& io, T& v) {
     }
     io(0, 3, form);
     switch (form) {
-        case 0: io(0, 15, v); break;
-        case 1: io(0, 65535, v); break;
+        case 0:
+            io(0, 15, v);
+            break;
+        case 1:
+            io(0, 65535, v);
+            break;
         case 2:
             io(0, k_max, k);
             io(0, 15, delta);
             if constexpr (!Io::writing) v = static_cast<T>((std::uint64_t{1} << k) + delta - 8);
             break;
-        default: io(0, std::numeric_limits<T>::max(), v); break;
+        default:
+            io(0, std::numeric_limits<T>::max(), v);
+            break;
     }
 }
 

@@ -25,8 +25,7 @@ public:
         if (span <= 100) return lo + *rc::gen::resize(rc::kNominalSize, rc::gen::inRange<std::uint64_t>(0, span + 1));
         // Larger ranges (sizes, counts) scale with RapidCheck's size; mix in full-range
         // picks so that large values are reached at every size.
-        if (*rc::gen::inRange(0, 4) == 0)
-            return lo + *rc::gen::arbitrary<std::uint64_t>() % (span + 1);
+        if (*rc::gen::inRange(0, 4) == 0) return lo + *rc::gen::arbitrary<std::uint64_t>() % (span + 1);
         return lo + *rc::gen::inRange<std::uint64_t>(0, span + 1);
     }
 };

@@ -20,9 +20,9 @@
 namespace ndshard::testkit {
 
 struct spec_options {
-    std::uint64_t max_pages = 1024;  // budget of vol(tensor pages) outside `huge` specs
-    std::uint32_t max_cores = 64;    // typical core counts stay below this
-    std::uint32_t huge_percent = 0;  // how often sizes sit near 2^31 / 2^32
+    std::uint64_t max_pages = 1024;     // budget of vol(tensor pages) outside `huge` specs
+    std::uint32_t max_cores = 64;       // typical core counts stay below this
+    std::uint32_t huge_percent = 0;     // how often sizes sit near 2^31 / 2^32
     std::uint32_t invalid_percent = 0;  // how often rules are broken on purpose (one; sometimes two or three)
     bool allow_grid_2d = true;
     // How often the first choice selects explicit mode (fuzzers): every field read raw in

@@ -3,7 +3,7 @@
 // parse_args turns arguments into a command (or help text, or one error line) without
 // printing, exiting or throwing; execute runs a command; run does both and is all that
 // main() calls. Exit codes: 0 success, 1 a valid "no" (convert: not expressible; sim:
-// not verified), 2 a bad flag, value or spec (one line on stderr, naming the value and
+// not verified; conform: a law failed), 2 a bad flag, value or spec (one line on stderr, naming the value and
 // the rule), 3 an internal error.
 #pragma once
 
@@ -52,7 +52,21 @@ struct sim_command {
     std::uint64_t page_elems = 16;
 };
 
-using command = std::variant<map_command, show_command, explain_command, svg_command, convert_command, sim_command>;
+// `conform --impl PATH.so [--cases N] [--seed S] [--law REGEX] [--json] [--timeout-ms MS]`:
+// the laws of lib/conform against an implementation of ndshard/conformance.h. Exit 0 when
+// every applicable law passes, 1 when one fails, 2 for a bad flag or an impl that cannot
+// be loaded.
+struct conform_command {
+    std::string impl;
+    std::uint64_t cases = 1000;
+    std::uint64_t seed = 0;
+    std::string law;  // regex; empty: every law
+    bool json = false;
+    std::uint32_t timeout_ms = 2000;
+};
+
+using command = std::variant<map_command, show_command, explain_command, svg_command, convert_command, sim_command,
+                             conform_command>;
 
 struct parse_result {
     std::optional<command> cmd;  // set when there is work to do
@@ -78,8 +92,5 @@ int execute(const command& cmd, std::ostream& out, std::ostream& err, const run_
 
 // parse_args + execute.
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const run_context& ctx = {});
-
-// Whether this build can run `ndshard sim` (lib/sim was found at configure time).
-bool sim_available();
 
 }  // namespace ndshard::cli

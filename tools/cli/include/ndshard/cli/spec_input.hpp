@@ -1,85 +1,24 @@
-// ndshard/cli/spec_input.hpp - a distribution spec from flags or from JSON.
-//
-// Flags and JSON share one vocabulary: the JSON keys are the flag names (with '_'
-// where the flag has '-'). Both fill a spec_fields; to_spec turns it into a
-// distribution_spec (not yet validated: make_distribution does that, once).
-//
-//   {"tensor":[3,7,5],"shard":[2,2,2],"grid":"2x3"}
-//   {"tensor":[4,8,8],"interleaved":true,"banks":12}
-//
-// Interleaved specs: every page is its own shard, dealt round robin over the banks.
-// The banks are the cores given by "cores" or "grid" when present; otherwise "banks": B
-// stands for one row of cores (0,0)-(B-1,0). With both, B must equal the core count.
+// ndshard/cli/spec_input.hpp - how the program takes a spec: the value parsers, spec
+// JSON and flag text of lib/specio (named here as ndshard::cli's own), and the --spec
+// argument that may name a file or stdin.
 #pragma once
 
-#include <cstdint>
-#include <optional>
 #include <string>
-#include <string_view>
-#include <utility>
-#include <vector>
 
-#include "ndshard/spec.hpp"
+#include "ndshard/specio/spec_text.hpp"
+#include "ndshard/specio/values.hpp"
 
 namespace ndshard::cli {
 
-struct spec_fields {
-    std::optional<shape> tensor;
-    std::optional<shape> shard;
-    std::optional<core_range> grid;
-    std::optional<std::vector<core_range>> cores;
-    std::optional<page_config> page;
-    std::optional<orientation> orient;
-    std::optional<strategy> strat;
-    std::optional<std::uint64_t> element_size;
-    std::optional<std::uint64_t> alignment;
-    std::optional<std::uint64_t> bank_base;
-    std::optional<bool> interleaved;
-    std::optional<std::uint64_t> banks;
-};
+// Every command reads specs and values the way the fuzz targets do (lib/specio).
+using namespace ndshard::specio;
 
-// The raw flag values of one command line (unset flags stay empty).
-struct spec_flag_text {
-    std::optional<std::string> tensor, shard, grid, cores, page, orientation, strategy, element_size, alignment,
-        bank_base, banks;
-    bool interleaved = false;
-};
-
-// Every field set in `over` replaces the one in `base`.
-void merge_into(spec_fields& base, const spec_fields& over);
-
-// Parses each given flag with its strict parser (labels "--tensor", ...).
-spec_fields fields_from_flags(const spec_flag_text& flags);
-
-// A JSON object whose keys are the flag names. Shapes: [3,7,5] or "3,7,5"; grid: "2x3"
-// or [2,3]; cores: "(0,0)-(1,1),(3,3)" or ["(0,0)-(1,1)","(3,3)"]; numbers: non-negative
-// integers (or their decimal strings); interleaved: true/false. Unknown or repeated keys,
-// other JSON types and nesting deeper than the forms above are errors.
-spec_fields parse_spec_fields_json(std::string_view json);
-
-// The spec the fields describe: {"tensor":[3,7,5],"shard":[2,2,2],"grid":"2x3"} ->
-// tensor [3,7,5], shard [2,2,2], cores (0,0)-(1,2). Throws usage_error for a missing
-// tensor, shard or core list and for contradictory keys.
-distribution_spec to_spec(const spec_fields& fields);
-
-// parse_spec_fields_json + to_spec. Never exits; throws usage_error (or spec_error for
-// a shape of rank > 8) on bad input, nothing else.
-distribution_spec parse_spec_json(std::string_view json);
-
-// A flat JSON object as flag text, keys in order: {"tensor":[8,5],"shard_height":2} ->
-// {{"tensor","8,5"},{"shard_height","2"}}. Strings stay as they are; non-negative
-// integers and lists of them become decimal text; true/false become "true"/"false".
-// Same guards as parse_spec_fields_json (repeated keys, nesting, size).
-std::vector<std::pair<std::string, std::string>> json_as_flag_text(std::string_view json);
+// A bad flag, value or spec: what() is one line, without a trailing newline. It is
+// lib/specio's input_error, so a command reports its own refusals and the parsers' alike.
+using usage_error = specio::input_error;
 
 // A --spec argument: inline JSON when it starts with '{', "-" for stdin, else a file
-// (at most 1 MiB). With allow_files = false only inline JSON is accepted.
+// (at most max_spec_bytes). With allow_files = false only inline JSON is accepted.
 std::string read_spec_argument(const std::string& argument, bool allow_files = true);
-
-// The interleaved bank row: banks_row(12, "--banks") == {(0,0)-(11,0)}; 1..65536 banks.
-std::vector<core_range> banks_row(std::uint64_t banks, std::string_view what);
-
-// The spec as one line of JSON with every key, readable back by parse_spec_json.
-std::string spec_to_json(const distribution_spec& spec);
 
 }  // namespace ndshard::cli

@@ -1,7 +1,8 @@
-// ndshard/cli/values.hpp - strict parsing of every command-line value.
+// ndshard/specio/values.hpp - strict parsing of every value of a spec given as text
+// (a flag's value, or a string in spec JSON), and printing them back.
 //
 // Each parser takes the text and a label naming where it came from ("--tensor",
-// "spec.tensor") and either returns the value or throws usage_error with one line that
+// "spec.tensor") and either returns the value or throws input_error with one line that
 // names the value and the rule it breaks:
 //   parse_shape("3,,5", "--tensor")  ->  --tensor "3,,5": empty dim at position 2
 // Numbers are unsigned decimal digits only: no sign, no junk, nothing above 2^64-1.
@@ -17,10 +18,10 @@
 #include "ndshard/shape.hpp"
 #include "ndshard/spec.hpp"
 
-namespace ndshard::cli {
+namespace ndshard::specio {
 
-// A bad flag, value or spec: what() is one line, without a trailing newline.
-class usage_error : public std::runtime_error {
+// A bad value or spec text: what() is one line, without a trailing newline.
+class input_error : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
 };
@@ -59,4 +60,4 @@ strategy parse_strategy(std::string_view text, std::string_view what);
 std::string format_page(const page_config& page);
 std::string format_cores(const std::vector<core_range>& cores);
 
-}  // namespace ndshard::cli
+}  // namespace ndshard::specio

@@ -1,7 +1,7 @@
-// ndshard/sim/cli_op.hpp - what `ndshard sim` runs: one op on a device sized for it,
-// checked against the dense oracle.
+// ndshard/cli/sim_op.hpp - what `ndshard sim` runs: one op of lib/sim on a device sized
+// for it, checked against the dense oracle.
 //
-//   cli_op_result run_cli_op(std::string_view op,
+//   sim_op_result run_sim_op(std::string_view op,
 //                            const std::vector<ndshard::distribution_spec>& inputs,
 //                            const ndshard::distribution_spec& output,
 //                            std::uint32_t page_elems = 16,
@@ -36,9 +36,9 @@
 
 #include "ndshard/spec.hpp"
 
-namespace ndshard::sim {
+namespace ndshard::cli {
 
-struct cli_op_result {
+struct sim_op_result {
     std::string op;  // canonical: "reduce_sum:0"
     bool verified = false;
     std::uint64_t pages_read = 0;
@@ -52,14 +52,14 @@ struct cli_op_result {
 };
 
 // The most the simulator will materialise for one request (bytes over all banks).
-inline constexpr std::uint64_t cli_memory_limit = std::uint64_t{1} << 28;
+inline constexpr std::uint64_t sim_memory_limit = std::uint64_t{1} << 28;
 
-cli_op_result run_cli_op(std::string_view op, const std::vector<distribution_spec>& inputs,
+sim_op_result run_sim_op(std::string_view op, const std::vector<distribution_spec>& inputs,
                          const distribution_spec& output, std::uint32_t page_elems = 16, std::uint64_t seed = 0);
 
 // The one-line JSON object of the command's contract, keys in this order:
 // {"op":"reshard","verified":true,"pages_read":..,"pages_written":..,"local_reads":..,
 //  "remote_reads":..,"bytes_read":..,"bytes_written":..,"hops":..}
-std::string to_json(const cli_op_result& r);
+std::string to_json(const sim_op_result& r);
 
-}  // namespace ndshard::sim
+}  // namespace ndshard::cli

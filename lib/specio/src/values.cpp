@@ -1,10 +1,10 @@
 // Strict value parsers: see values.hpp for the grammar of each value.
-#include "ndshard/cli/values.hpp"
+#include "ndshard/specio/values.hpp"
 
 #include <charconv>
 #include <limits>
 
-namespace ndshard::cli {
+namespace ndshard::specio {
 
 namespace {
 
@@ -20,7 +20,7 @@ std::string_view trim(std::string_view s) {
 }
 
 [[noreturn]] void fail(std::string_view what, std::string_view text, const std::string& rule) {
-    throw usage_error(std::string(what) + " " + quote_value(text) + ": " + rule);
+    throw input_error(std::string(what) + " " + quote_value(text) + ": " + rule);
 }
 
 // Why a token is not a number, or "" when it is one (value in `out`).
@@ -55,9 +55,7 @@ struct cursor {
         }
         return false;
     }
-    std::string where() const {
-        return at < text.size() ? "at character " + std::to_string(at + 1) : "at the end";
-    }
+    std::string where() const { return at < text.size() ? "at character " + std::to_string(at + 1) : "at the end"; }
 };
 
 void expect(cursor& cur, char c, std::string_view what) {
@@ -79,7 +77,8 @@ std::uint32_t coordinate(cursor& cur, std::string_view what) {
     std::uint64_t v = 0;
     const std::string why = scan_u64(token, v);
     if (!why.empty())
-        fail(what, cur.text, "coordinate " + quote_value(token) + " at character " + std::to_string(start + 1) + ": " + why);
+        fail(what, cur.text,
+             "coordinate " + quote_value(token) + " at character " + std::to_string(start + 1) + ": " + why);
     if (v > std::numeric_limits<std::uint32_t>::max())
         fail(what, cur.text, "coordinate " + std::to_string(v) + " does not fit 32 bits");
     return static_cast<std::uint32_t>(v);
@@ -162,7 +161,8 @@ core_range parse_grid(std::string_view text, std::string_view what) {
     const std::string_view parts[2] = {trim(body.substr(0, x)), trim(body.substr(x + 1))};
     for (int i = 0; i < 2; ++i) {
         const std::string why = scan_u64(parts[i], dims[i]);
-        if (!why.empty()) fail(what, text, std::string(i == 0 ? "width " : "height ") + quote_value(parts[i]) + ": " + why);
+        if (!why.empty())
+            fail(what, text, std::string(i == 0 ? "width " : "height ") + quote_value(parts[i]) + ": " + why);
         if (dims[i] == 0) fail(what, text, "a grid needs at least 1 core in each direction");
         if (dims[i] - 1 > std::numeric_limits<std::uint32_t>::max())
             fail(what, text, std::to_string(dims[i]) + " cores do not fit 32-bit coordinates");
@@ -245,4 +245,4 @@ std::string format_cores(const std::vector<core_range>& cores) {
     return out;
 }
 
-}  // namespace ndshard::cli
+}  // namespace ndshard::specio

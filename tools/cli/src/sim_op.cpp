@@ -1,4 +1,6 @@
-#include "ndshard/sim/cli_op.hpp"
+// `ndshard sim` on lib/sim: the request checked, a device just large enough, the op run and
+// verified (see sim_op.hpp).
+#include "ndshard/cli/sim_op.hpp"
 
 #include <algorithm>
 
@@ -6,8 +8,10 @@
 #include "ndshard/sim/device.hpp"
 #include "ndshard/sim/op.hpp"
 
-namespace ndshard::sim {
+namespace ndshard::cli {
 namespace {
+
+using namespace ndshard::sim;
 
 std::string role(std::size_t i, std::size_t inputs) {
     return i < inputs ? "input " + std::to_string(i + 1) : std::string("output");
@@ -15,7 +19,7 @@ std::string role(std::size_t i, std::size_t inputs) {
 
 }  // namespace
 
-cli_op_result run_cli_op(std::string_view op_text, const std::vector<distribution_spec>& inputs,
+sim_op_result run_sim_op(std::string_view op_text, const std::vector<distribution_spec>& inputs,
                          const distribution_spec& output, std::uint32_t page_elems, std::uint64_t seed) {
     const op_spec op = parse_op(op_text);
     if (inputs.size() != arity(op.kind))
@@ -65,9 +69,9 @@ cli_op_result run_cli_op(std::string_view op_text, const std::vector<distributio
     if (std::uint64_t{cfg.grid_x} * cfg.grid_y > max_cores)
         throw op_error("the cores span a " + std::to_string(cfg.grid_x) + "x" + std::to_string(cfg.grid_y) +
                        " grid; the simulator models at most 65536 worker cores");
-    if (total > cli_memory_limit || per_core > two_pow_32)
+    if (total > sim_memory_limit || per_core > two_pow_32)
         throw op_error("too large to simulate: " + std::to_string(total) + " bytes of buffers (the limit is " +
-                       std::to_string(cli_memory_limit) + ")");
+                       std::to_string(sim_memory_limit) + ")");
     cfg.l1_size = std::max<std::uint64_t>(per_core, 1);
     device dev(cfg);
 
@@ -82,8 +86,8 @@ cli_op_result run_cli_op(std::string_view op_text, const std::vector<distributio
     const buffer_id out = dev.allocate(specs.back(), "out");
     const traffic_stats t = run_op(dev, op, ins, out, seed);
 
-    cli_op_result r{to_string(op), false, t.pages_read, t.pages_written, t.local_reads, t.remote_reads,
-                    t.bytes_read,  t.bytes_written, t.hops, {}};
+    sim_op_result r{to_string(op),  false,        t.pages_read,    t.pages_written, t.local_reads,
+                    t.remote_reads, t.bytes_read, t.bytes_written, t.hops,          {}};
     const dense_tensor want = oracle_op(op, data, dists.back().tensor_pages);
     r.detail = first_difference(dev.read(out), want);
     if (!r.detail.empty()) r.detail = "output differs from the oracle at " + r.detail;
@@ -95,13 +99,14 @@ cli_op_result run_cli_op(std::string_view op_text, const std::vector<distributio
     all.push_back(out);
     for (buffer_id id : all) {
         const auto bad = dev.padding_violations(id);
-        if (r.detail.empty() && !bad.empty()) r.detail = "'" + dev.buffer(id).name + "' lost its sentinel: " + bad.front();
+        if (r.detail.empty() && !bad.empty())
+            r.detail = "'" + dev.buffer(id).name + "' lost its sentinel: " + bad.front();
     }
     r.verified = r.detail.empty();
     return r;
 }
 
-std::string to_json(const cli_op_result& r) {
+std::string to_json(const sim_op_result& r) {
     std::string op;
     for (char c : r.op) {  // op names are plain ASCII, but never emit a broken string
         if (c == '"' || c == '\\') op += '\\';
@@ -114,4 +119,4 @@ std::string to_json(const cli_op_result& r) {
            ",\"hops\":" + std::to_string(r.hops) + "}";
 }
 
-}  // namespace ndshard::sim
+}  // namespace ndshard::cli

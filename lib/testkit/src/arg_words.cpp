@@ -1,0 +1,72 @@
+#include "ndshard/testkit/arg_words.hpp"
+
+#include <array>
+#include <cstddef>
+
+namespace ndshard::testkit::arg_words {
+
+std::uint32_t checksum(std::span<const std::uint32_t> compile_time, std::span<const std::uint32_t> runtime) {
+    std::array<std::uint32_t, 4> lanes{2166136261U, 2166136261U, 2166136261U, 2166136261U};
+    std::size_t i = 0;
+    for (std::span<const std::uint32_t> list : {compile_time, runtime})
+        for (std::uint32_t w : list) {
+            lanes[i % 4] = (lanes[i % 4] ^ w) * 16777619U;
+            ++i;
+        }
+    std::uint32_t h = 2166136261U;
+    for (std::uint32_t lane : lanes) h = (h ^ lane) * 16777619U;
+    return h;
+}
+
+std::optional<read_words> read(std::span<const std::uint32_t> compile_time, std::span<const std::uint32_t> runtime) {
+    if (compile_time.empty() || runtime.empty()) return std::nullopt;
+    read_words out;
+    out.config = compile_time[0];
+    const std::uint32_t mask = out.mask();
+    if ((out.config & 0xFFFF0000U) != magic || (out.config & ~(0xFFFF0000U | 31U | contiguous_flag)) != 0 ||
+        !valid_mask(mask))
+        return std::nullopt;
+    const std::span<const std::uint32_t> rt = runtime.first(runtime.size() - 1);  // the checksum is last
+    std::size_t ct_at = 1, rt_at = 0;
+    bool short_list = false;
+    auto next = [&](std::uint32_t flag) -> std::uint32_t {
+        const bool is_static = (mask & flag) != 0;
+        const std::span<const std::uint32_t> list = is_static ? compile_time : rt;
+        std::size_t& at = is_static ? ct_at : rt_at;
+        if (at >= list.size()) {
+            short_list = true;
+            return 0;
+        }
+        return list[at++];
+    };
+    fields& f = out.args;
+    f.rank = next(rank);
+    f.banks = next(banks);
+    if (short_list || f.rank < 1 || f.rank > 8 || f.banks > 65536) return std::nullopt;
+    for (std::uint32_t d = 0; d < f.rank; ++d) f.tensor.push_back(next(tensor));
+    for (std::uint32_t d = 0; d < f.rank; ++d) f.shard.push_back(next(shard));
+    for (std::uint32_t b = 0; b < f.banks; ++b) {
+        const std::uint32_t c = next(coords);
+        f.coords.push_back({c >> 16, c & 0xFFFFU});
+    }
+    if (short_list || ct_at != compile_time.size() || rt_at != rt.size()) return std::nullopt;
+    if (runtime.back() != checksum(compile_time, rt)) return std::nullopt;
+    return out;
+}
+
+accessor_words write(const fields& args, std::uint32_t mask, bool contiguous) {
+    accessor_words w;
+    w.compile_time.push_back(config_word(mask, contiguous));
+    auto put = [&](std::uint32_t flag, std::uint32_t word) {
+        ((mask & flag) ? w.compile_time : w.runtime).push_back(word);
+    };
+    put(rank, args.rank);
+    put(banks, args.banks);
+    for (std::uint32_t t : args.tensor) put(tensor, t);
+    for (std::uint32_t s : args.shard) put(shard, s);
+    for (core_coord c : args.coords) put(coords, (c.x << 16) | c.y);
+    w.runtime.push_back(checksum(w.compile_time, w.runtime));
+    return w;
+}
+
+}  // namespace ndshard::testkit::arg_words
