@@ -24,7 +24,7 @@ cmake -S "$project" -B "$build" "${generator[@]}" \
   -DNDSHARD_WERROR=OFF -DBUILD_TESTING=OFF
 
 targets=()
-for src in "$project"/fuzz/fuzz_*.cpp; do
+for src in "$project"/fuzz/fuzz_*.cpp "$project"/tools/fuzz/fuzz_*.cpp; do
   t=$(basename "$src" .cpp)
   if cmake --build "$build" --target help | grep -q "^$t:"; then targets+=("$t"); fi
 done
@@ -37,10 +37,17 @@ for t in "${targets[@]}"; do
     (cd "$project/corpus/$t" && find . -type f | sort | zip -q -@ -j "$OUT/${t}_seed_corpus.zip")
   fi
   options="[libfuzzer]"$'\n'"max_len = 4096"$'\n'"timeout = 25"
-  if [[ -f "$project/fuzz/$t.dict" ]]; then
-    cp "$project/fuzz/$t.dict" "$OUT/$t.dict"
-    options+=$'\n'"dict = $t.dict"
-  fi
+  for dict in "$project/fuzz/$t.dict" "$project/tools/fuzz/$t.dict"; do
+    if [[ -f "$dict" ]]; then
+      cp "$dict" "$OUT/$t.dict"
+      options+=$'\n'"dict = $t.dict"
+    fi
+  done
   printf '%s\n' "$options" >"$OUT/$t.options"
 done
+# fuzz_conform loads an implementation at run time (NDSHARD_CONFORM_IMPL); without one it
+# takes libndsc_reference.so from its own directory.
+if [[ " ${targets[*]} " == *" fuzz_conform "* && -f "$build/conformance/libndsc_reference.so" ]]; then
+  cp "$build/conformance/libndsc_reference.so" "$OUT/"
+fi
 echo "build.sh: ${targets[*]} -> $OUT"

@@ -19,52 +19,52 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) __attribute__((weak
 namespace {
 
 bool run_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    std::fprintf(stderr, "cannot read %s\n", path.c_str());
-    return false;
-  }
-  const std::vector<char> bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  std::vector<std::uint8_t> data(bytes.begin(), bytes.end());
-  // A fresh heap copy of exactly `size` bytes, so ASan catches reads past the end.
-  LLVMFuzzerTestOneInput(data.empty() ? nullptr : data.data(), data.size());
-  return true;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        std::fprintf(stderr, "cannot read %s\n", path.c_str());
+        return false;
+    }
+    const std::vector<char> bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    std::vector<std::uint8_t> data(bytes.begin(), bytes.end());
+    // A fresh heap copy of exactly `size` bytes, so ASan catches reads past the end.
+    LLVMFuzzerTestOneInput(data.empty() ? nullptr : data.data(), data.size());
+    return true;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (LLVMFuzzerInitialize != nullptr) {
-    LLVMFuzzerInitialize(&argc, &argv);
-  }
-  LLVMFuzzerTestOneInput(nullptr, 0);
+    if (LLVMFuzzerInitialize != nullptr) {
+        LLVMFuzzerInitialize(&argc, &argv);
+    }
+    LLVMFuzzerTestOneInput(nullptr, 0);
 
-  std::size_t executed = 0;
-  bool ok = true;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg.empty() || arg[0] == '-') {
-      continue;
-    }
-    const std::filesystem::path path(arg);
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) {
-      std::vector<std::filesystem::path> files;
-      for (const auto& entry : std::filesystem::recursive_directory_iterator(path)) {
-        if (entry.is_regular_file()) {
-          files.push_back(entry.path());
+    std::size_t executed = 0;
+    bool ok = true;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg.empty() || arg[0] == '-') {
+            continue;
         }
-      }
-      std::sort(files.begin(), files.end());
-      for (const auto& file : files) {
-        ok = run_file(file) && ok;
-        ++executed;
-      }
-    } else {
-      ok = run_file(path) && ok;
-      ++executed;
+        const std::filesystem::path path(arg);
+        std::error_code ec;
+        if (std::filesystem::is_directory(path, ec)) {
+            std::vector<std::filesystem::path> files;
+            for (const auto& entry : std::filesystem::recursive_directory_iterator(path)) {
+                if (entry.is_regular_file()) {
+                    files.push_back(entry.path());
+                }
+            }
+            std::sort(files.begin(), files.end());
+            for (const auto& file : files) {
+                ok = run_file(file) && ok;
+                ++executed;
+            }
+        } else {
+            ok = run_file(path) && ok;
+            ++executed;
+        }
     }
-  }
-  std::fprintf(stderr, "ndshard fuzz replay: executed %zu inputs (+1 empty)\n", executed);
-  return ok ? 0 : 1;
+    std::fprintf(stderr, "ndshard fuzz replay: executed %zu inputs (+1 empty)\n", executed);
+    return ok ? 0 : 1;
 }

@@ -1,5 +1,12 @@
 #!/usr/bin/env bash
 # Usage: scripts/bench.sh [extra ndshard_bench flags...]
+#        scripts/bench.sh --device
+#
+# --device: rv32im instructions (and hardware divides) per address, per page through each
+# iterator and per construction from runtime words, at -Os and -O2 (clang 14), counted
+# under qemu-riscv32 (bench/device/count.py: N and 2N operations, the difference / N),
+# for the bench specs (bench/bench_specs.hpp); prints the markdown table of the README.
+# Needs the rv32im toolchain of scripts/install-deps.sh.
 #
 # Issue 6's performance table, from one command on a fresh clone:
 #   1. installs missing dependencies (scripts/install-deps.sh: libbenchmark-dev, valgrind, ...),
@@ -24,7 +31,19 @@ cd "$root"
 
 case "${1:-}" in
   -h|--help)
-    sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    sed -n '2,27p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    exit 0 ;;
+  --device)
+    bash "$root/scripts/install-deps.sh"
+    echo "=== configure + build (rv32im preset: the rv32im programs, cmake/toolchains/rv32im.cmake)" >&2
+    cmake --preset rv32im >/dev/null
+    cmake --build --preset rv32im >&2
+    rv32="$root/build/rv32im/tests/device/rv32"
+    objdump=$(command -v riscv64-unknown-elf-objdump || command -v llvm-objdump-14)
+    echo "=== rv32im instructions per operation (qemu-riscv32 -singlestep; N and 2N, difference / N)" >&2
+    python3 "$root/bench/device/count.py" --qemu qemu-riscv32 --objdump "$objdump" \
+      --bin=-Os="$rv32/bench_device_Os" --bin=-O2="$rv32/bench_device_O2" \
+      --markdown "$root/build/rv32im/device.md"
     exit 0 ;;
 esac
 

@@ -65,7 +65,8 @@ case "$preset" in fuzz|fuzz-fast) ;; *) echo "fuzz.sh: --preset must be fuzz or 
 
 build_dir="$root/build/$preset"
 all_targets=()
-for src in "$root"/fuzz/fuzz_*.cpp; do
+# Targets live in fuzz/ (the library's) and tools/fuzz/ (the command line's).
+for src in "$root"/fuzz/fuzz_*.cpp "$root"/tools/fuzz/fuzz_*.cpp; do
   name=$(basename "$src" .cpp)
   all_targets+=("$name")
 done
@@ -76,7 +77,8 @@ if ((build)); then
   # Configure every time (cheap when nothing changed): picks up new targets and sources.
   echo "=== fuzz: configure preset '$preset'"
   mkdir -p "$root/build"
-  cmake --preset "$preset" >"$root/build/fuzz-configure-$preset.log" 2>&1 \
+  # NDSHARD_WERROR (ON/OFF) overrides the preset: verify.sh turns it off for users.
+  cmake --preset "$preset" ${NDSHARD_WERROR:+"-DNDSHARD_WERROR=$NDSHARD_WERROR"} >"$root/build/fuzz-configure-$preset.log" 2>&1 \
     || { tail -n 30 "$root/build/fuzz-configure-$preset.log" >&2; echo "fuzz.sh: configure failed" >&2; exit 2; }
   # Only the targets this build defines (fuzz_cli_spec needs tools/, fuzz_kernel lib/sim).
   known=$(cmake --build "$build_dir" --target help 2>/dev/null | sed -n 's/^\(fuzz_[a-z_]*\): .*/\1/p')
@@ -122,7 +124,7 @@ for t in "${targets[@]}"; do
   rm -rf "$work"
   mkdir -p "$work/new" "$work/artifacts"
   dict=()
-  [[ -f "$root/fuzz/$t.dict" ]] && dict=(-dict="$root/fuzz/$t.dict")
+  for d in "$root/fuzz/$t.dict" "$root/tools/fuzz/$t.dict"; do [[ -f "$d" ]] && dict=(-dict="$d"); done
   before=$(count_files "$corpus")
   log="$work/fuzz.log"
   started=$(date +%s)

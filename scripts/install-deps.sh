@@ -14,7 +14,10 @@ packages=(
   clang llvm llvm-14 libclang-rt-14-dev
   libgtest-dev libbenchmark-dev librapidcheck-dev
   libboost-dev libcli11-dev nlohmann-json3-dev libdivide-dev
-  valgrind python3 git
+  valgrind python3 git clang-format-14
+  # the device build (tests/device, scripts/bench.sh --device): clang for rv32im with
+  # libc++'s headers and picolibc's C headers, GNU ld + libgcc for rv32, qemu-riscv32
+  libc++-14-dev picolibc-riscv64-unknown-elf gcc-riscv64-unknown-elf qemu-user
 )
 
 if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then

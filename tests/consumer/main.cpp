@@ -4,6 +4,6 @@
 static_assert(__cplusplus >= 202002L, "ndshard::ndshard must request C++20 (cxx_std_20)");
 
 int main() {
-  std::puts("ndshard consumer: OK");
-  return 0;
+    std::puts("ndshard consumer: OK");
+    return 0;
 }
