@@ -213,40 +213,40 @@ private:
         page_size_ = aligned_page_size;
         std::uint32_t i = 0;
         const std::uint32_t have = rt.size();
+        // The next n words are `part`: at points at them, or the list is too short.
+        [[maybe_unused]] const auto take = [&](std::uint32_t n, args_part part,
+                                               const std::uint32_t*& at) NDSHARD_INLINE_LAMBDA {
+            if (have - i < n) return args_status{args_error::short_words, have, static_cast<std::uint32_t>(part)};
+            at = rt.data() + i;
+            i += n;
+            return args_status{};
+        };
+        [[maybe_unused]] const std::uint32_t* w = nullptr;
         std::uint32_t rank = S.rank;
         if constexpr (!static_rank) {
-            if (have < i + 1) return {args_error::short_words, have, static_cast<std::uint32_t>(args_part::rank)};
-            rank = rt[i++];
+            if (const args_status s = take(1, args_part::rank, w); !s.ok()) return s;
+            rank = *w;
             if (rank < 1 || rank > max_rank) return {args_error::rank, rank, 0};
         }
         rank_out = rank;
         std::uint32_t banks = S.num_banks;
         if constexpr (!static_banks) {
-            if (have < i + 1) return {args_error::short_words, have, static_cast<std::uint32_t>(args_part::bank_count)};
-            banks = rt[i++];
+            if (const args_status s = take(1, args_part::bank_count, w); !s.ok()) return s;
+            banks = *w;
         }
         const std::uint32_t* tensor = S.tensor.data();
         const std::uint32_t* shard = S.shard.data();
         if constexpr (!static_tensor) {
-            if (have - i < rank)
-                return {args_error::short_words, have, static_cast<std::uint32_t>(args_part::tensor_shape)};
-            tensor = rt.data() + i;
-            i += rank;
+            if (const args_status s = take(rank, args_part::tensor_shape, tensor); !s.ok()) return s;
         }
         tensor_out = tensor;
         if constexpr (!static_shard) {
-            if (have - i < rank)
-                return {args_error::short_words, have, static_cast<std::uint32_t>(args_part::shard_shape)};
-            shard = rt.data() + i;
-            i += rank;
+            if (const args_status s = take(rank, args_part::shard_shape, shard); !s.ok()) return s;
         }
         shard_out = shard;
         if constexpr (!static_coords) {
             if (banks > max_cores) return {args_error::too_many_banks, banks, 0};
-            if (have - i < banks)
-                return {args_error::short_words, have, static_cast<std::uint32_t>(args_part::bank_coords)};
-            coords_ = rt.data() + i;
-            i += banks;
+            if (const args_status s = take(banks, args_part::bank_coords, coords_); !s.ok()) return s;
         }
         if (have - i < 1) return {args_error::short_words, have, static_cast<std::uint32_t>(args_part::checksum)};
         if (have != i + 1) return {args_error::length, i + 1, have};
@@ -566,13 +566,16 @@ struct accessor_view {
     NDSHARD_INLINE constexpr std::uint32_t grid_extent(dim<D>) const noexcept {
         return g().dims[D].grid;
     }
+    // Row-major strides: the last dim's are 1 (make_geometry starts there), known here.
     template <std::size_t D>
     NDSHARD_INLINE constexpr std::uint32_t grid_stride_of(dim<D>) const noexcept {
-        return g().dims[D].grid_stride;
+        if constexpr (D + 1 == R) return 1;
+        else return g().dims[D].grid_stride;
     }
     template <std::size_t D>
     NDSHARD_INLINE constexpr std::uint32_t shard_stride_of(dim<D>) const noexcept {
-        return g().dims[D].shard_stride;
+        if constexpr (D + 1 == R) return 1;
+        else return g().dims[D].shard_stride;
     }
     NDSHARD_INLINE constexpr std::uint32_t shard_volume_of() const noexcept { return g().shard_volume; }
     NDSHARD_INLINE constexpr std::uint32_t num_cores_of() const noexcept { return a.num_banks(); }

@@ -15,9 +15,22 @@
 #include "ndshard/accessor.hpp"
 
 namespace ndshard {
+namespace detail {
+// An iterator compares equal to page_end once its done() is true (both argument orders
+// before C++20, which derives them).
+template <class It>
+struct ends_at_sentinel {
+    friend constexpr bool operator==(const It& it, page_sentinel) noexcept { return it.done(); }
+    friend constexpr bool operator!=(const It& it, page_sentinel) noexcept { return !it.done(); }
+#if !NDSHARD_CPP20
+    friend constexpr bool operator==(page_sentinel, const It& it) noexcept { return it.done(); }
+    friend constexpr bool operator!=(page_sentinel, const It& it) noexcept { return !it.done(); }
+#endif
+};
+}  // namespace detail
 
 template <auto CT>
-class accessor<CT>::page_iterator {
+class accessor<CT>::page_iterator : public detail::ends_at_sentinel<typename accessor<CT>::page_iterator> {
 public:
     using value_type = page_ref;
     using difference_type = std::ptrdiff_t;
@@ -59,12 +72,8 @@ public:
         return *this;
     }
     constexpr void operator++(int) noexcept { ++*this; }
-    friend constexpr bool operator==(const page_iterator& it, page_sentinel) noexcept { return it.run_ == 0; }
-    friend constexpr bool operator!=(const page_iterator& it, page_sentinel) noexcept { return it.run_ != 0; }
-#if !NDSHARD_CPP20
-    friend constexpr bool operator==(page_sentinel, const page_iterator& it) noexcept { return it.run_ == 0; }
-    friend constexpr bool operator!=(page_sentinel, const page_iterator& it) noexcept { return it.run_ != 0; }
-#endif
+    // Past the last page (equal to page_end).
+    [[nodiscard]] constexpr bool done() const noexcept { return run_ == 0; }
 
 private:
     struct split_delta {
@@ -157,7 +166,7 @@ private:
 };
 
 template <auto CT>
-class accessor<CT>::shard_iterator {
+class accessor<CT>::shard_iterator : public detail::ends_at_sentinel<typename accessor<CT>::shard_iterator> {
 public:
     using value_type = page_ref;
     using difference_type = std::ptrdiff_t;
@@ -184,12 +193,8 @@ public:
         return *this;  // run_ == 0: past the shard's last page
     }
     constexpr void operator++(int) noexcept { ++*this; }
-    friend constexpr bool operator==(const shard_iterator& it, page_sentinel) noexcept { return it.run_ == 0; }
-    friend constexpr bool operator!=(const shard_iterator& it, page_sentinel) noexcept { return it.run_ != 0; }
-#if !NDSHARD_CPP20
-    friend constexpr bool operator==(page_sentinel, const shard_iterator& it) noexcept { return it.run_ == 0; }
-    friend constexpr bool operator!=(page_sentinel, const shard_iterator& it) noexcept { return it.run_ != 0; }
-#endif
+    // Past the last page (equal to page_end).
+    [[nodiscard]] constexpr bool done() const noexcept { return run_ == 0; }
     // Pages left, this one included.
     [[nodiscard]] constexpr std::uint32_t remaining() const noexcept {
         if (run_ == 0) return 0;
@@ -263,7 +268,7 @@ private:
 };
 
 template <auto CT>
-class accessor<CT>::local_iterator {
+class accessor<CT>::local_iterator : public detail::ends_at_sentinel<typename accessor<CT>::local_iterator> {
 public:
     using value_type = page_ref;
     using difference_type = std::ptrdiff_t;
@@ -280,12 +285,8 @@ public:
         return *this;
     }
     constexpr void operator++(int) noexcept { ++*this; }
-    friend constexpr bool operator==(const local_iterator& it, page_sentinel) noexcept { return it.slot_ >= it.slots_; }
-    friend constexpr bool operator!=(const local_iterator& it, page_sentinel) noexcept { return it.slot_ < it.slots_; }
-#if !NDSHARD_CPP20
-    friend constexpr bool operator==(page_sentinel, const local_iterator& it) noexcept { return it.slot_ >= it.slots_; }
-    friend constexpr bool operator!=(page_sentinel, const local_iterator& it) noexcept { return it.slot_ < it.slots_; }
-#endif
+    // Past the last page (equal to page_end).
+    [[nodiscard]] constexpr bool done() const noexcept { return slot_ >= slots_; }
 
 private:
     const accessor* a_ = nullptr;

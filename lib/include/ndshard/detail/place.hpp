@@ -90,6 +90,22 @@ constexpr I shards_on_core(const G& g, I core) noexcept {
     return count < g.max_slots() ? count : g.max_slots();
 }
 
+// One tensor digit c of dim d: its grid digit (c / S[d]) goes into the shard id, its
+// in-shard digit (c % S[d]) into the in-shard offset.
+template <class G, class I, class D>
+NDSHARD_INLINE constexpr void add_digit(const G& g, D d, I c, I& shard, I& offset) noexcept {
+    const I gq = g.shard_div(d, c);
+    shard += gq * g.grid_stride_of(d);
+    offset += (c - gq * g.shard_extent(d)) * g.shard_stride_of(d);
+}
+
+// The place of in-shard offset `offset` of shard `shard`: the deal gives core and slot.
+template <class G, class I>
+NDSHARD_INLINE constexpr page_place<I> placed(const G& g, I shard, I offset) noexcept {
+    const deal_result<I> home = detail::deal(g, shard);
+    return {shard, offset, home.core, home.slot, home.slot * g.shard_volume_of() + offset};
+}
+
 // Page id -> place. Digits of the id in the tensor's mixed radix are split into a grid
 // digit (c / S[d]) and an in-shard digit (c % S[d]); dim 0 needs no division because
 // a valid id leaves a remainder < T[0] there.
@@ -105,12 +121,9 @@ NDSHARD_INLINE constexpr page_place<I> place_page(const G& g, I id) noexcept {
             c = id - q * g.tensor_extent(d);
             id = q;
         }
-        const I gq = g.shard_div(d, c);
-        shard += gq * g.grid_stride_of(d);
-        offset += (c - gq * g.shard_extent(d)) * g.shard_stride_of(d);
+        add_digit(g, d, c, shard, offset);
     });
-    const deal_result<I> home = detail::deal(g, shard);
-    return {shard, offset, home.core, home.slot, home.slot * g.shard_volume_of() + offset};
+    return placed(g, shard, offset);
 }
 
 // Page coordinate (in the geometry's rank) -> place; the same digits without dividing by T.
@@ -119,13 +132,9 @@ NDSHARD_INLINE constexpr page_place<I> place_coord(const G& g, const Coord& coor
     I shard = 0;
     I offset = 0;
     g.for_each_dim_reversed([&](auto d) NDSHARD_INLINE_LAMBDA {
-        const I c = static_cast<I>(coord[static_cast<std::size_t>(d)]);
-        const I gq = g.shard_div(d, c);
-        shard += gq * g.grid_stride_of(d);
-        offset += (c - gq * g.shard_extent(d)) * g.shard_stride_of(d);
+        add_digit(g, d, static_cast<I>(coord[static_cast<std::size_t>(d)]), shard, offset);
     });
-    const deal_result<I> home = detail::deal(g, shard);
-    return {shard, offset, home.core, home.slot, home.slot * g.shard_volume_of() + offset};
+    return placed(g, shard, offset);
 }
 
 // Shard coordinate -> shard id (row-major over the grid): uses every coordinate,

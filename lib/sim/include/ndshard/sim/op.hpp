@@ -2,7 +2,7 @@
 //
 //   "reshard", "eltwise_add", "reduce_sum:D", "permute:a,b,c"
 //
-// One description drives the command line, the stateful test and the fuzz target: the
+// One description serves every user of the simulator (tools, tests, fuzz targets): the
 // same op runs as a kernel (run_op) and as the oracle (oracle_op).
 #pragma once
 
