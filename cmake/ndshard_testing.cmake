@@ -1,30 +1,36 @@
-# ndshard_testing.cmake -- helpers for registering tests and fuzz targets.
+# ndshard_testing.cmake -- helpers for registering tests and fuzz targets. Included by the
+# top-level CMakeLists.txt only when ndshard builds its own tests, tools, fuzzers or
+# benchmarks; tests are registered only with NDSHARD_BUILD_TESTS (which finds GoogleTest
+# and RapidCheck here).
 #
 #   ndshard_add_property(NAME <n> SOURCES <files...>
 #                        [LIBRARIES <libs...>] [LABELS <labels...>] [TIMEOUT <seconds>])
 #       Executable `property_<n>` (in <build>/bin) linking ndshard::ndshard, ndshard::oracle,
-#       ndshard::testkit (when defined), rapidcheck_gtest + rapidcheck and GTest::gtest_main.
+#       ndshard::testkit, rapidcheck_gtest + rapidcheck and GTest::gtest_main.
 #       One ctest test `property.<n>`, label `property`, TIMEOUT 900 by default.
 #       Sources use RC_GTEST_PROP; note that <rapidcheck/gtest.h> does not include gtest
 #       itself, so include <gtest/gtest.h> first.
 #
 #   ndshard_add_unit_test(NAME <n> SOURCES <files...>
 #                         [LIBRARIES <libs...>] [LABELS <labels...>] [TIMEOUT <seconds>])
-#       GoogleTest executable `unit_<n>`, ctest test `unit.<n>`, label `unit`.
+#       GoogleTest executable `unit_<n>` linking ndshard::ndshard and LIBRARIES (a unit test
+#       of the oracle must not see the testkit built on it), ctest test `unit.<n>`, label `unit`.
 #
-#   ndshard_add_fuzz_target(NAME <n> SOURCES <files...>
+#   ndshard_add_fuzz_target(NAME <n> [SOURCES <files...>]
 #                           [LIBRARIES <libs...>] [CORPUS <dir>] [LABELS <labels...>] [TIMEOUT <seconds>])
-#       Executable `fuzz_<n>` defining LLVMFuzzerTestOneInput. With NDSHARD_FUZZ_ENGINE=ON on
+#       Executable `fuzz_<n>` defining LLVMFuzzerTestOneInput, from SOURCES (default: the
+#       one file fuzz_<n>.cpp of the calling folder). With NDSHARD_FUZZ_ENGINE=ON on
 #       clang it is compiled and linked with -fsanitize=fuzzer (libFuzzer), and every target of
 #       the build is compiled with -fsanitize=fuzzer-no-link so that coverage guidance sees the
 #       libraries too (generator, oracle, CLI, simulator), not only the target's own file.
 #       With NDSHARD_LIB_FUZZING_ENGINE set (OSS-Fuzz / ClusterFuzzLite: $LIB_FUZZING_ENGINE,
 #       the code instrumented by the caller's CXXFLAGS), it is linked with those flags instead.
 #       Otherwise it gets cmake/ndshard_fuzz_main.cpp, a replay main that runs every file
-#       and directory (recursively) given on the command line. With CORPUS, ctest test
-#       `fuzz.<n>.corpus` (labels `fuzz` and `corpus`) replays the directory - read when the
-#       test runs, so new files in it need no re-configure - in every build: with -runs=0
-#       under libFuzzer, which also descends into sub-directories such as regressions/.
+#       and directory (recursively) given on the command line. ctest test
+#       `fuzz.<n>.corpus` (labels `fuzz` and `corpus`) replays CORPUS (default:
+#       corpus/fuzz_<n> at the top of the source tree, where scripts/fuzz.sh merges) - read
+#       when the test runs, so new files in it need no re-configure - in every build: with
+#       -runs=0 under libFuzzer, which also descends into sub-directories such as regressions/.
 #
 # RapidCheck parameters for ctest runs
 # ------------------------------------
@@ -60,7 +66,7 @@ if(NDSHARD_FUZZ_ENGINE_ACTIVE AND NOT NDSHARD_LIB_FUZZING_ENGINE)
   endif()
 endif()
 
-if(BUILD_TESTING)
+if(NDSHARD_BUILD_TESTS)
   find_package(GTest REQUIRED)
   find_package(rapidcheck CONFIG REQUIRED)
   find_program(NDSHARD_POSIX_SHELL NAMES sh REQUIRED)
@@ -78,9 +84,6 @@ macro(_ndshard_parse_test_args fn)
   if(NOT _ndshard_NAME MATCHES "^[A-Za-z0-9_.-]+$")
     message(FATAL_ERROR "${fn}: NAME '${_ndshard_NAME}' may only contain letters, digits, '_', '.', '-'")
   endif()
-  if(NOT _ndshard_SOURCES)
-    message(FATAL_ERROR "${fn}(${_ndshard_NAME}): SOURCES is required")
-  endif()
 endmacro()
 
 # Internal: environment shared by every test (coverage profile location).
@@ -96,79 +99,73 @@ function(_ndshard_register_coverage_target target)
   set_property(GLOBAL APPEND PROPERTY NDSHARD_COVERAGE_TARGETS ${target})
 endfunction()
 
+# Internal, for the GoogleTest executables: `target` from the caller's SOURCES, linking the
+# core, the caller's LIBRARIES, then ARGN (the test framework).
+function(_ndshard_add_gtest_executable fn target)
+  if(NOT _ndshard_SOURCES)
+    message(FATAL_ERROR "${fn}(${_ndshard_NAME}): SOURCES is required")
+  endif()
+  add_executable(${target} ${_ndshard_SOURCES})
+  target_link_libraries(${target} PRIVATE ndshard::ndshard ${_ndshard_LIBRARIES} ${ARGN})
+  _ndshard_register_coverage_target(${target})
+endfunction()
+
+# Internal: ctest test `test` running COMMAND, labelled LABELS and the caller's LABELS, with
+# the caller's TIMEOUT (else DEFAULT_TIMEOUT) and the shared environment plus ENV.
+function(_ndshard_register_test test)
+  cmake_parse_arguments(_t "" "DEFAULT_TIMEOUT" "COMMAND;LABELS;ENV" ${ARGN})
+  set(timeout ${_ndshard_TIMEOUT})
+  if(NOT timeout)
+    set(timeout ${_t_DEFAULT_TIMEOUT})
+  endif()
+  add_test(NAME ${test} COMMAND ${_t_COMMAND})
+  _ndshard_common_env(env ${test})
+  list(APPEND env ${_t_ENV})
+  set(labels ${_t_LABELS} ${_ndshard_LABELS})
+  set_tests_properties(${test} PROPERTIES LABELS "${labels}" TIMEOUT ${timeout})
+  if(env)
+    set_tests_properties(${test} PROPERTIES ENVIRONMENT "${env}")
+  endif()
+endfunction()
+
 function(ndshard_add_property)
   _ndshard_parse_test_args(ndshard_add_property ${ARGN})
-  if(NOT BUILD_TESTING)
+  if(NOT NDSHARD_BUILD_TESTS)
     return()
   endif()
-  if(NOT TARGET ndshard::oracle)
-    message(FATAL_ERROR
-      "ndshard_add_property(${_ndshard_NAME}): target ndshard::oracle does not exist "
-      "(lib/oracle/CMakeLists.txt must define ndshard_oracle)")
-  endif()
-  if(NOT _ndshard_TIMEOUT)
-    set(_ndshard_TIMEOUT ${NDSHARD_PROPERTY_TIMEOUT})
-  endif()
-
   set(target property_${_ndshard_NAME})
-  add_executable(${target} ${_ndshard_SOURCES})
-  target_link_libraries(${target} PRIVATE ndshard::ndshard ndshard::oracle)
-  if(TARGET ndshard::testkit)
-    target_link_libraries(${target} PRIVATE ndshard::testkit)
-  endif()
-  target_link_libraries(${target} PRIVATE
-    ${_ndshard_LIBRARIES} rapidcheck_gtest rapidcheck GTest::gtest_main GTest::gtest)
-
-  set(test property.${_ndshard_NAME})
-  set(labels property ${_ndshard_LABELS})
+  _ndshard_add_gtest_executable(ndshard_add_property ${target}
+    ndshard::oracle ndshard::testkit rapidcheck_gtest rapidcheck GTest::gtest_main GTest::gtest)
   # See the header comment: the wrapper fills RC_PARAMS defaults without overriding the user's.
   # scripts/run_properties.py relies on the executable being the LAST word of this command.
-  add_test(NAME ${test}
-    COMMAND ${NDSHARD_POSIX_SHELL} ${_NDSHARD_TESTING_DIR}/ndshard_rc_env.sh $<TARGET_FILE:${target}>)
-  _ndshard_common_env(env ${test})
   string(STRIP "max_success=${NDSHARD_RC_MAX_SUCCESS} ${NDSHARD_RC_EXTRA_PARAMS}" rc_defaults)
-  list(APPEND env "NDSHARD_RC_DEFAULT_PARAMS=${rc_defaults}")
-  set_tests_properties(${test} PROPERTIES
-    LABELS "${labels}"
-    TIMEOUT ${_ndshard_TIMEOUT}
-    ENVIRONMENT "${env}")
-  _ndshard_register_coverage_target(${target})
+  _ndshard_register_test(property.${_ndshard_NAME}
+    COMMAND ${NDSHARD_POSIX_SHELL} ${_NDSHARD_TESTING_DIR}/ndshard_rc_env.sh $<TARGET_FILE:${target}>
+    LABELS property
+    DEFAULT_TIMEOUT ${NDSHARD_PROPERTY_TIMEOUT}
+    ENV "NDSHARD_RC_DEFAULT_PARAMS=${rc_defaults}")
 endfunction()
 
 function(ndshard_add_unit_test)
   _ndshard_parse_test_args(ndshard_add_unit_test ${ARGN})
-  if(NOT BUILD_TESTING)
+  if(NOT NDSHARD_BUILD_TESTS)
     return()
   endif()
-  if(NOT _ndshard_TIMEOUT)
-    set(_ndshard_TIMEOUT ${NDSHARD_UNIT_TIMEOUT})
-  endif()
-
   set(target unit_${_ndshard_NAME})
-  add_executable(${target} ${_ndshard_SOURCES})
-  target_link_libraries(${target} PRIVATE ndshard::ndshard)
-  if(TARGET ndshard::testkit)
-    target_link_libraries(${target} PRIVATE ndshard::testkit)
-  endif()
-  target_link_libraries(${target} PRIVATE ${_ndshard_LIBRARIES} GTest::gtest_main GTest::gtest)
-
-  set(test unit.${_ndshard_NAME})
-  set(labels unit ${_ndshard_LABELS})
-  add_test(NAME ${test} COMMAND $<TARGET_FILE:${target}>)
-  _ndshard_common_env(env ${test})
-  set_tests_properties(${test} PROPERTIES
-    LABELS "${labels}"
-    TIMEOUT ${_ndshard_TIMEOUT})
-  if(env)
-    set_tests_properties(${test} PROPERTIES ENVIRONMENT "${env}")
-  endif()
-  _ndshard_register_coverage_target(${target})
+  _ndshard_add_gtest_executable(ndshard_add_unit_test ${target} GTest::gtest_main GTest::gtest)
+  _ndshard_register_test(unit.${_ndshard_NAME}
+    COMMAND $<TARGET_FILE:${target}>
+    LABELS unit
+    DEFAULT_TIMEOUT ${NDSHARD_UNIT_TIMEOUT})
 endfunction()
 
 function(ndshard_add_fuzz_target)
   _ndshard_parse_test_args(ndshard_add_fuzz_target ${ARGN})
-  if(NOT _ndshard_TIMEOUT)
-    set(_ndshard_TIMEOUT ${NDSHARD_UNIT_TIMEOUT})
+  if(NOT _ndshard_SOURCES)
+    set(_ndshard_SOURCES fuzz_${_ndshard_NAME}.cpp)
+  endif()
+  if(NOT _ndshard_CORPUS)
+    set(_ndshard_CORPUS ${PROJECT_SOURCE_DIR}/corpus/fuzz_${_ndshard_NAME})
   endif()
 
   set(target fuzz_${_ndshard_NAME})
@@ -192,26 +189,20 @@ function(ndshard_add_fuzz_target)
     set(mode replay)
   endif()
   set_property(GLOBAL APPEND PROPERTY NDSHARD_FUZZ_TARGETS ${target})
-
-  if(BUILD_TESTING AND _ndshard_CORPUS AND NOT mode STREQUAL "external")
-    cmake_path(ABSOLUTE_PATH _ndshard_CORPUS BASE_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR})
-    set(test fuzz.${_ndshard_NAME}.corpus)
-    set(labels fuzz corpus ${_ndshard_LABELS})
-    if(mode STREQUAL "libfuzzer")
-      # -runs=0: execute every corpus input once (sub-directories included), then stop.
-      add_test(NAME ${test} COMMAND $<TARGET_FILE:${target}> -runs=0 ${_ndshard_CORPUS})
-    else()
-      add_test(NAME ${test} COMMAND $<TARGET_FILE:${target}> ${_ndshard_CORPUS})
-    endif()
-    _ndshard_common_env(env ${test})
-    set_tests_properties(${test} PROPERTIES
-      LABELS "${labels}"
-      TIMEOUT ${_ndshard_TIMEOUT})
-    if(env)
-      set_tests_properties(${test} PROPERTIES ENVIRONMENT "${env}")
-    endif()
-  endif()
   _ndshard_register_coverage_target(${target})
+
+  if(NOT NDSHARD_BUILD_TESTS OR mode STREQUAL "external")
+    return()
+  endif()
+  cmake_path(ABSOLUTE_PATH _ndshard_CORPUS BASE_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR})
+  set(runs "")
+  if(mode STREQUAL "libfuzzer")
+    set(runs -runs=0)  # execute every corpus input once (sub-directories included), then stop
+  endif()
+  _ndshard_register_test(fuzz.${_ndshard_NAME}.corpus
+    COMMAND $<TARGET_FILE:${target}> ${runs} ${_ndshard_CORPUS}
+    LABELS fuzz corpus
+    DEFAULT_TIMEOUT ${NDSHARD_UNIT_TIMEOUT})
 endfunction()
 
 # Called once at the end of the top-level CMakeLists.txt.
