@@ -19,6 +19,10 @@
 #                    same edges (seed-* files and regressions/ are always kept); with
 #                    --time 0 only this is done
 #   --no-build       use the fuzzers already built
+#   --add-regression TARGET FILE
+#                    copy FILE (e.g. a crash a ClusterFuzzLite run brought back) into
+#                    corpus/TARGET/regressions/ under its own name, then exit; ctest
+#                    replays it from then on. Nothing is built or fuzzed.
 # Crash reproducers go to build/fuzz-findings/<target>/ (minimised, one per distinct
 # message); replay one with: build/<preset>/bin/<target> <file>
 # (NDSHARD_FUZZ_VERBOSE=1 also prints what the input decodes to). A fixed defect's
@@ -39,7 +43,7 @@ minimize=0
 build=1
 targets=()
 
-usage() { sed -n '2,25p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,29p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 need_value() { [[ $# -ge 2 && -n "$2" ]] || { echo "fuzz.sh: $1 needs a value" >&2; exit 2; }; }
 
 while (($# > 0)); do
@@ -51,6 +55,9 @@ while (($# > 0)); do
     --no-merge) merge=0; shift ;;
     --minimize) minimize=1; shift ;;
     --no-build) build=0; shift ;;
+    --add-regression)
+      (($# >= 3)) || { echo "fuzz.sh: --add-regression needs a target and a file" >&2; exit 2; }
+      add_target=$2; add_file=$3; shift 3 ;;
     -h|--help) usage; exit 0 ;;
     -*) echo "fuzz.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
     *) t=$1; [[ $t == fuzz_* ]] || t=fuzz_$t; targets+=("$t"); shift ;;
@@ -70,6 +77,30 @@ for src in "$root"/fuzz/fuzz_*.cpp "$root"/tools/fuzz/fuzz_*.cpp; do
   name=$(basename "$src" .cpp)
   all_targets+=("$name")
 done
+
+# --add-regression: one file into corpus/<target>/regressions/, checked, then done.
+if [[ -n "${add_target:-}" ]]; then
+  t=$add_target
+  [[ $t == fuzz_* ]] || t=fuzz_$t
+  printf '%s\n' "${all_targets[@]}" | grep -qx -- "$t" \
+    || { echo "fuzz.sh: --add-regression: unknown target '$add_target' (known: ${all_targets[*]})" >&2; exit 2; }
+  [[ -f "$add_file" ]] || { echo "fuzz.sh: --add-regression: '$add_file' is not a readable file" >&2; exit 2; }
+  [[ -s "$add_file" ]] || { echo "fuzz.sh: --add-regression: '$add_file' is empty (the empty input is always replayed)" >&2; exit 2; }
+  dest="$root/corpus/$t/regressions/$(basename -- "$add_file")"
+  if [[ -e "$dest" ]]; then
+    cmp -s -- "$add_file" "$dest" \
+      || { echo "fuzz.sh: --add-regression: $dest exists with other content (rename the file)" >&2; exit 2; }
+    echo "fuzz.sh: $dest is already there"
+    exit 0
+  fi
+  mkdir -p "$root/corpus/$t/regressions"
+  cp -- "$add_file" "$dest"
+  echo "fuzz.sh: added $dest"
+  echo "  replay: build/fuzz/bin/$t $dest  (NDSHARD_FUZZ_VERBOSE=1 prints what it decodes to)"
+  echo "  ctest replays it in every build (test fuzz.${t#fuzz_}.corpus); commit it with its fix."
+  exit 0
+fi
+
 explicit=$((${#targets[@]} > 0))
 ((explicit)) || targets=("${all_targets[@]}")
 
