@@ -90,17 +90,9 @@ counts check_common(const ndshard::distribution& d, const oracle::model& m) {
     return n;
 }
 
-void classify(const ndshard::distribution_spec& spec) {
-    const std::vector<std::string> f = tk::features(spec);
-    RC_CLASSIFY(tk::has_feature(f, "cores>shards"), "cores>shards");
-    RC_CLASSIFY(tk::has_feature(f, "uneven"), "uneven");
-    RC_CLASSIFY(tk::has_feature(f, "near_2^32"), "near_2^32");
-}
-
 // Logs and classifies the distribution under test, then check_common against the oracle.
 counts logged_counts(const ndshard::distribution& d) {
-    RC_LOG() << tk::describe(d.spec) << "\n";
-    classify(d.spec);
+    tk::log_and_classify(d.spec, {"cores>shards", "uneven", "near_2^32"});
     return check_common(d, tk::accepted_model(d.spec));
 }
 

@@ -16,7 +16,6 @@
 #include <cstdint>
 #include <optional>
 #include <set>
-#include <string>
 #include <utility>
 #include <vector>
 
@@ -24,7 +23,6 @@
 
 #include "ndshard/distribution.hpp"
 #include "ndshard/host_mapping.hpp"
-#include "ndshard/testkit/describe.hpp"
 #include "ndshard/testkit/oracle_bridge.hpp"
 #include "ndshard/testkit/rc_entropy.hpp"
 #include "ndshard/testkit/rc_oracle.hpp"
@@ -122,14 +120,8 @@ void check_walk(const ndshard::page_layout& l, const sizes& n) {
 
 RC_GTEST_PROP(bijectivity, every_page_has_its_own_slot_and_back, ()) {
     tk::rc_entropy e;
-    tk::spec_options opts;
-    opts.max_pages = 2048;
-    const ndshard::distribution d = tk::generate_distribution(e, opts);
-    RC_LOG() << tk::describe(d.spec) << "\n";
-    const std::vector<std::string> f = tk::features(d.spec);
-    RC_CLASSIFY(tk::has_feature(f, "uneven"), "uneven");
-    RC_CLASSIFY(tk::has_feature(f, "cores>shards"), "cores>shards");
-    RC_CLASSIFY(tk::has_feature(f, "folded"), "folded");
+    const ndshard::distribution d = tk::generate_distribution(e, {.max_pages = 2048});
+    tk::log_and_classify(d.spec, {"uneven", "cores>shards", "folded"});
 
     const oracle::model m = tk::accepted_model(d.spec);
     const sizes n = checked_sizes(d, m);
@@ -146,14 +138,8 @@ RC_GTEST_PROP(bijectivity, every_page_has_its_own_slot_and_back, ()) {
 
 RC_GTEST_PROP(bijectivity, sampled_pages_match_the_oracle_near_2_32, ()) {
     tk::rc_entropy e;
-    tk::spec_options opts;
-    opts.huge_percent = 100;
-    const ndshard::distribution d = tk::generate_distribution(e, opts);
-    RC_LOG() << tk::describe(d.spec) << "\n";
-    const std::vector<std::string> f = tk::features(d.spec);
-    RC_CLASSIFY(tk::has_feature(f, "near_2^32"), "near_2^32");
-    RC_CLASSIFY(tk::has_feature(f, "uneven"), "uneven");
-    RC_CLASSIFY(tk::has_feature(f, "zero_dim"), "zero_dim");
+    const ndshard::distribution d = tk::generate_distribution(e, {.huge_percent = 100});
+    tk::log_and_classify(d.spec, {"near_2^32", "uneven", "zero_dim"});
 
     const oracle::model m = tk::accepted_model(d.spec);
     check_sampled(e, d, m, checked_sizes(d, m));

@@ -16,7 +16,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
-#include <string>
 #include <vector>
 
 #include <ndshard/oracle/oracle.hpp>
@@ -25,7 +24,6 @@
 #include "ndshard/args.hpp"
 #include "ndshard/distribution.hpp"
 #include "ndshard/host_mapping.hpp"
-#include "ndshard/testkit/describe.hpp"
 #include "ndshard/testkit/oracle_bridge.hpp"
 #include "ndshard/testkit/rc_entropy.hpp"
 #include "ndshard/testkit/rc_oracle.hpp"
@@ -139,14 +137,8 @@ void check_accessor_walks(const Accessor& a, const oracle::model& m, const std::
 
 RC_GTEST_PROP(iterators, accessor_walks_visit_each_page_once_in_device_order, ()) {
     tk::rc_entropy e;
-    tk::spec_options opts;
-    opts.max_pages = 2048;
-    const ndshard::distribution d = tk::generate_distribution(e, opts);
-    RC_LOG() << tk::describe(d.spec) << "\n";
-    const std::vector<std::string> f = tk::features(d.spec);
-    RC_CLASSIFY(tk::has_feature(f, "uneven"), "uneven");
-    RC_CLASSIFY(tk::has_feature(f, "strategy:contiguous_1d"), "contiguous");
-    RC_CLASSIFY(tk::has_feature(f, "cores>shards"), "cores>shards");
+    const ndshard::distribution d = tk::generate_distribution(e, {.max_pages = 2048});
+    tk::log_and_classify(d.spec, {"uneven", {"strategy:contiguous_1d", "contiguous"}, "cores>shards"});
 
     const oracle::model m = tk::accepted_model(d.spec);
     const std::vector<home> homes = oracle_homes(m);
@@ -159,14 +151,8 @@ RC_GTEST_PROP(iterators, accessor_walks_visit_each_page_once_in_device_order, ()
 
 RC_GTEST_PROP(iterators, page_runs_expand_to_the_slot_table, ()) {
     tk::rc_entropy e;
-    tk::spec_options opts;
-    opts.max_pages = 4096;
-    const ndshard::distribution d = tk::generate_distribution(e, opts);
-    RC_LOG() << tk::describe(d.spec) << "\n";
-    const std::vector<std::string> f = tk::features(d.spec);
-    RC_CLASSIFY(tk::has_feature(f, "uneven"), "uneven");
-    RC_CLASSIFY(tk::has_feature(f, "folded"), "folded");
-    RC_CLASSIFY(tk::has_feature(f, "shard>tensor"), "shard>tensor");
+    const ndshard::distribution d = tk::generate_distribution(e, {.max_pages = 4096});
+    tk::log_and_classify(d.spec, {"uneven", "folded", "shard>tensor"});
 
     const oracle::model m = tk::accepted_model(d.spec);
     const std::vector<home> homes = oracle_homes(m);

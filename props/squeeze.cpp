@@ -117,10 +117,8 @@ RC_GTEST_PROP(squeeze, preserves_the_mapping_of_generated_specs, ()) {
     RC_LOG() << tk::describe(d.spec) << "\n";
     const page_layout& l = d.layout;
     const page_layout sq = ndshard::squeeze(l);
-    const std::vector<std::string> f = tk::features(d.spec);
     RC_CLASSIFY(sq.rank() < l.rank(), "squeezed");
-    RC_CLASSIFY(tk::has_feature(f, "rank:8"), "rank:8");
-    RC_CLASSIFY(tk::has_feature(f, "near_2^32"), "near_2^32");
+    tk::classify_by_features(d.spec, {"rank:8", "near_2^32"});
 
     RC_ASSERT(sq.rank() <= l.rank());
     RC_ASSERT(sq.num_pages == l.num_pages);
