@@ -25,14 +25,10 @@
 #   NDSHARD_BENCH_FILTER    --benchmark_filter regex (default: all; the table needs all)
 #   NDSHARD_SKIP_CALLGRIND  1: skip step 5
 set -euo pipefail
-
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-cd "$root"
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"  # $root (the working directory), usage
+help_exit "$@"
 
 case "${1:-}" in
-  -h|--help)
-    sed -n '2,27p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
-    exit 0 ;;
   --device)
     bash "$root/scripts/install-deps.sh"
     echo "=== configure + build (rv32im preset: the rv32im programs, cmake/toolchains/rv32im.cmake)" >&2

@@ -6,18 +6,13 @@
 # first (scripts/install-deps.sh). Keeps going after a failure so every preset reports;
 # exits non-zero if any step failed. The last line is "N passed, N failed" (ctest tests
 # summed over all presets), with the failed configure/build/test steps appended when any.
+# Each preset's results are also written as JUnit XML to build/<preset>/ctest-junit.xml
+# (ctest --output-junit), for a CI system to read.
 #   NDSHARD_TEST_PRESETS  presets when none are given (space or comma separated)
 #   NDSHARD_JOBS          parallelism for build and ctest (default 2)
 set -uo pipefail
-
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-cd "$root"
-
-case "${1:-}" in
-  -h|--help)
-    sed -n '2,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
-    exit 0 ;;
-esac
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"  # $root (the working directory), usage
+help_exit "$@"
 
 if (($# > 0)); then
   presets=("$@")
@@ -45,7 +40,9 @@ for preset in "${presets[@]}"; do
   fi
   echo "=== [$preset] test"
   log=$(mktemp)
-  ctest --preset "$preset" -j"$jobs" --output-on-failure 2>&1 | tee "$log"
+  # Every configure preset builds in build/<preset> (CMakePresets.json: binaryDir).
+  ctest --preset "$preset" -j"$jobs" --output-on-failure --output-junit "$root/build/$preset/ctest-junit.xml" 2>&1 \
+    | tee "$log"
   rc=${PIPESTATUS[0]}
   # ctest summary: "NN% tests passed, F tests failed out of T"
   summary=$(grep -E '^[0-9]+% tests passed, [0-9]+ tests? failed out of [0-9]+' "$log" | tail -n1)

@@ -19,13 +19,17 @@
 #   --no-fuzz        skip the fuzzing phase
 #   --werror         warnings in ndshard's own code fail the build (CI); by default they
 #                    are shown and the job goes on                [NDSHARD_WERROR, OFF]
+#   --junit FILE     also write the summary as JUnit XML: a testsuite per phase, a testcase
+#                    per property (cases run as `assertions`) and per fuzz target
+#   --json FILE      also write it as JSON: per property result, cases, seed, wall s; per
+#                    fuzz target executions, exec/s, corpus, coverage, crashes
+#                    (both by scripts/verify_report.py from the phases' summary tables; a
+#                    phase that failed, the build included, is a failure in both)
 # An exported RC_PARAMS is passed on, except max_success/seed/verbose_progress/reproduce.
 # Exit status: non-zero if any property fails (or crashes), the fuzzing phase fails, or no
 # property was found. TIMEOUT alone does not fail the job, but is reported.
 set -uo pipefail
-
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-cd "$root"
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"  # $root (the working directory), $here, usage
 
 cases=${NDSHARD_VERIFY_CASES:-20000}
 time_budget=${NDSHARD_VERIFY_TIME:-}
@@ -37,9 +41,19 @@ build=1
 fuzz=1
 fuzz_time=${FUZZ_TIME:-180}
 werror=${NDSHARD_WERROR:-OFF}
+junit=""
+json=""
 
-usage() { sed -n '2,24p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 need_value() { [[ $# -ge 2 && -n "$2" ]] || { echo "verify.sh: $1 needs a value" >&2; exit 2; }; }
+# A report FILE: not a flag (`--junit --json x` would write to "--json"), in a directory that
+# exists, relative to where verify.sh was started. Prints the absolute path.
+report_path() {
+  [[ $# -ge 2 && -n "$2" && "$2" != -* ]] || { echo "verify.sh: $1 needs a FILE argument" >&2; exit 2; }
+  local f=$2
+  [[ $f == /* ]] || f="$here/$f"
+  [[ -d "$(dirname "$f")" ]] || { echo "verify.sh: $1 $2: directory $(dirname "$f") does not exist" >&2; exit 2; }
+  echo "$f"
+}
 
 while (($# > 0)); do
   case "$1" in
@@ -53,8 +67,10 @@ while (($# > 0)); do
     --no-build) build=0; shift ;;
     --no-fuzz) fuzz=0; shift ;;
     --werror) werror=ON; shift ;;
+    --junit) junit=$(report_path "$@") || exit 2; shift 2 ;;
+    --json) json=$(report_path "$@") || exit 2; shift 2 ;;
     -h|--help) usage; exit 0 ;;
-    *) echo "verify.sh: unknown argument '$1'" >&2; usage >&2; exit 2 ;;
+    *) echo "verify.sh: unknown argument '$1' (scripts/verify.sh --help lists the options)" >&2; exit 2 ;;
   esac
 done
 
@@ -93,16 +109,43 @@ plan() {
 }
 plan
 
+# --junit/--json: the phases' summaries as reports (scripts/verify_report.py).
+# Arguments: the properties' summary file and exit status, the fuzzing phase's summary file
+# and exit status, and "skipped" when the fuzzing phase did not run.
+write_reports() {
+  [[ -n "$junit$json" ]] || return 0
+  local args=(--properties "$1" --properties-status "$2" --fuzz "$3" --fuzz-status "$4"
+              --elapsed $((SECONDS - started)))
+  [[ "${5:-}" == skipped ]] && args+=(--fuzz-skipped)
+  [[ -n "$junit" ]] && args+=(--junit "$junit")
+  [[ -n "$json" ]] && args+=(--json "$json")
+  python3 "$root/scripts/verify_report.py" "${args[@]}" || { echo "verify.sh: writing the reports failed" >&2; return 1; }
+  [[ -n "$junit" ]] && echo "verify: JUnit XML in $junit"
+  [[ -n "$json" ]] && echo "verify: JSON in $json"
+  return 0
+}
+# Before the properties run: stop, with the reason as the properties' failure in the reports.
+stop_before_properties() {
+  echo "verify.sh: $1" >&2
+  local note
+  note=$(mktemp)
+  echo "verify.sh: $1 (properties not run)" >"$note"
+  echo "fuzzing: not run ($1)" >"$note.fuzz"
+  write_reports "$note" 1 "$note.fuzz" 0 skipped
+  rm -f "$note" "$note.fuzz"
+  exit 1
+}
+
 if ((build)); then
-  bash "$root/scripts/install-deps.sh" || exit 1
+  bash "$root/scripts/install-deps.sh" || stop_before_properties "installing dependencies failed"
   echo "=== verify: configure + build preset '$preset'"
-  cmake --preset "$preset" -DNDSHARD_WERROR="$werror" || { echo "verify.sh: configure failed" >&2; exit 1; }
-  cmake --build --preset "$preset" -j"$jobs" || { echo "verify.sh: build failed" >&2; exit 1; }
+  cmake --preset "$preset" -DNDSHARD_WERROR="$werror" || stop_before_properties "configure failed"
+  cmake --build --preset "$preset" -j"$jobs" || stop_before_properties "build failed"
 fi
 
 # Every configure preset in CMakePresets.json uses binaryDir ${sourceDir}/build/${presetName}.
 build_dir="$root/build/$preset"
-[[ -d "$build_dir" ]] || { echo "verify.sh: build directory $build_dir does not exist" >&2; exit 1; }
+[[ -d "$build_dir" ]] || stop_before_properties "build directory $build_dir does not exist"
 
 # ---------------------------------------------------------------------------
 # Phase 1: properties
@@ -129,25 +172,30 @@ prop_rc=$?
 # ---------------------------------------------------------------------------
 fuzz_rc=0
 fuzz_summary=""
+fuzz_skipped=""
+# fuzz.sh's table, or the reason there is none (what the reports read).
+summary_file="$build_dir/verify-fuzz-summary.txt"
+rm -f "$summary_file"
 fuzz_phase() {
   if ((fuzz == 0)); then
     fuzz_summary="fuzzing: skipped (--no-fuzz)"
-    return 0
-  fi
-  if [[ ! -f "$root/scripts/fuzz.sh" ]]; then
+  elif [[ ! -f "$root/scripts/fuzz.sh" ]]; then
     fuzz_summary="fuzzing: skipped (scripts/fuzz.sh not present)"
+  fi
+  if [[ -n "$fuzz_summary" ]]; then
+    fuzz_skipped=skipped
+    echo "$fuzz_summary" >"$summary_file"
     return 0
   fi
   echo "=== verify: fuzzing (${fuzz_time} s)"
   local log="$build_dir/verify-fuzz.log"
-  local summary_file="$build_dir/verify-fuzz-summary.txt"
-  rm -f "$summary_file"
   NDSHARD_FUZZ_SUMMARY_FILE="$summary_file" bash "$root/scripts/fuzz.sh" --total-time "$fuzz_time" --no-merge 2>&1 | tee "$log"
   local rc=${PIPESTATUS[0]}
   if [[ -s "$summary_file" ]]; then
     fuzz_summary=$(cat "$summary_file")
   else
     fuzz_summary=$(tail -n 20 "$log")
+    echo "fuzzing: scripts/fuzz.sh wrote no summary, exit status $rc (log: $log)" >"$summary_file"
   fi
   fuzz_summary+=$'\n'"fuzzing: exit status $rc (log: $log)"
   return "$rc"
@@ -168,6 +216,7 @@ fi
 echo
 echo "$fuzz_summary"
 echo
+write_reports "$prop_summary" "$prop_rc" "$summary_file" "$fuzz_rc" "$fuzz_skipped"
 elapsed=$((SECONDS - started))
 if ((prop_rc == 0 && fuzz_rc == 0)); then
   echo "verify: OK (${elapsed} s)"
