@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <initializer_list>
 #include <map>
 #include <string>
 #include <tuple>
@@ -98,12 +99,40 @@ void expect_each_page_once(const std::vector<noc_access>& log, bool writes, buff
     RC_ASSERT(std::adjacent_find(seen.begin(), seen.end()) == seen.end());
 }
 
-std::uint32_t draw_page_elems(testkit::entropy& e) { return static_cast<std::uint32_t>(e.between(1, 4)); }
+// An input buffer with what the host wrote to it: a kernel must leave it unchanged.
+struct written_input {
+    buffer_id id;
+    const dense_tensor& data;
+    const char* what;
+};
 
-// Up to 48 pages of rank 1..8; a zero-size dim in 4% of the grids unless `no_zero`.
-shape draw_pages(testkit::entropy& e, bool no_zero = false) {
-    return draw_page_grid(e, e.between(1, 8), 48, no_zero ? 0 : 4);
+// After a kernel: every input still holds its tensor, and no buffer's padding was written.
+void expect_inputs_kept(const device& dev, std::initializer_list<written_input> inputs,
+                        std::initializer_list<buffer_id> buffers) {
+    for (const written_input& in : inputs) expect_same(dev.read(in.id), in.data, in.what);
+    for (buffer_id id : buffers) expect_padding_intact(dev, id);
 }
+
+// What every kernel property draws first, in this order: a page grid of rank 1..8 with up
+// to 48 pages (a zero-size dim in 4% of the grids unless `no_zero`), then 1..4 int32
+// elements per page. Its distributions and tensors are drawn on the scenario device.
+struct kernel_case {
+    device_config cfg = scenario_device_config();
+    shape pages;
+    std::uint32_t elems = 1;
+
+    explicit kernel_case(testkit::entropy& e, bool no_zero = false)
+        : pages(draw_page_grid(e, e.between(1, 8), 48, no_zero ? 0 : 4)),
+          elems(static_cast<std::uint32_t>(e.between(1, 4))) {}
+
+    // A distribution of a `grid` of pages of this case's size (4 bytes an element).
+    [[nodiscard]] drawn_spec distribution(testkit::entropy& e, const shape& grid, const draw_options& opt = {}) const {
+        return draw_distribution(e, cfg, grid, elems * 4, opt);
+    }
+    [[nodiscard]] dense_tensor random_tensor(testkit::entropy& e) const {
+        return dense_tensor::random(pages, elems, e.between(0, 1 << 20));
+    }
+};
 
 }  // namespace
 
@@ -111,16 +140,14 @@ shape draw_pages(testkit::entropy& e, bool no_zero = false) {
 // written once; padding keeps its sentinel; the input is untouched.
 RC_GTEST_PROP(SimKernels, ReshardMatchesTheOracleAndRoundTrips, ()) {
     testkit::rc_entropy e;
-    const device_config cfg = scenario_device_config();
-    const shape pages = draw_pages(e);
-    const std::uint32_t elems = draw_page_elems(e);
-    const drawn_spec a = draw_distribution(e, cfg, pages, elems * 4);
-    const drawn_spec b = draw_distribution(e, cfg, pages, elems * 4);
+    const kernel_case k(e);
+    const drawn_spec a = k.distribution(e, k.pages);
+    const drawn_spec b = k.distribution(e, k.pages);
     classify("reshard", b, {a, b});
 
-    device dev(cfg);
+    device dev(k.cfg);
     const buffer_id in = dev.allocate(a.spec, "a"), mid = dev.allocate(b.spec, "b"), back = dev.allocate(a.spec, "a'");
-    const dense_tensor t = dense_tensor::random(pages, elems, e.between(0, 1 << 20));
+    const dense_tensor t = k.random_tensor(e);
     dev.write(in, t);
     dev.record_accesses(true);
     const traffic_stats s = reshard(dev, in, mid, e.between(0, 1000));
@@ -128,7 +155,7 @@ RC_GTEST_PROP(SimKernels, ReshardMatchesTheOracleAndRoundTrips, ()) {
     const std::uint64_t n = t.num_pages();
     RC_ASSERT(s.pages_read == n);
     RC_ASSERT(s.pages_written == n);
-    RC_ASSERT(s.bytes_read == n * elems * 4);
+    RC_ASSERT(s.bytes_read == n * k.elems * 4);
     RC_ASSERT(s.remote_writes == 0U || b.memory == memory_kind::dram);
     expect_each_page_once(dev.accesses(), false, in, n);
     expect_each_page_once(dev.accesses(), true, mid, n);
@@ -136,89 +163,79 @@ RC_GTEST_PROP(SimKernels, ReshardMatchesTheOracleAndRoundTrips, ()) {
 
     reshard(dev, mid, back, e.between(0, 1000));
     expect_same(dev.read(back), t, "A -> B -> A");
-    expect_same(dev.read(in), t, "the input");
-    for (buffer_id id : {in, mid, back}) expect_padding_intact(dev, id);
+    expect_inputs_kept(dev, {{in, t, "the input"}}, {in, mid, back});
 }
 
 // out = a + b with three independent distributions (a and b sometimes the same buffer).
 RC_GTEST_PROP(SimKernels, EltwiseAddMatchesTheOracle, ()) {
     testkit::rc_entropy e;
-    const device_config cfg = scenario_device_config();
-    const shape pages = draw_pages(e);
-    const std::uint32_t elems = draw_page_elems(e);
-    const drawn_spec da = draw_distribution(e, cfg, pages, elems * 4);
-    const drawn_spec db = draw_distribution(e, cfg, pages, elems * 4);
-    const drawn_spec dout = draw_distribution(e, cfg, pages, elems * 4);
+    const kernel_case k(e);
+    const drawn_spec da = k.distribution(e, k.pages);
+    const drawn_spec db = k.distribution(e, k.pages);
+    const drawn_spec dout = k.distribution(e, k.pages);
     const bool same_input = sim::detail::chance(e, 10);
     classify("eltwise_add", dout, {da, db, dout});
     RC_CLASSIFY(same_input, "a is b");
 
-    device dev(cfg);
+    device dev(k.cfg);
     const buffer_id a = dev.allocate(da.spec, "a");
     const buffer_id b = same_input ? a : dev.allocate(db.spec, "b");
     const buffer_id out = dev.allocate(dout.spec, "out");
-    const dense_tensor x = dense_tensor::random(pages, elems, e.between(0, 1 << 20));
-    const dense_tensor y = same_input ? x : dense_tensor::random(pages, elems, e.between(0, 1 << 20));
+    const dense_tensor x = k.random_tensor(e);
+    const dense_tensor y = same_input ? x : k.random_tensor(e);
     dev.write(a, x);
     if (!same_input) dev.write(b, y);
     const traffic_stats s = eltwise_add(dev, a, b, out, e.between(0, 1000));
     expect_same(dev.read(out), dense::eltwise_add(x, y), "a + b");
     RC_ASSERT(s.pages_read == 2 * x.num_pages());
     RC_ASSERT(s.pages_written == x.num_pages());
-    expect_same(dev.read(a), x, "input a");
-    expect_same(dev.read(b), y, "input b");
-    for (buffer_id id : {a, b, out}) expect_padding_intact(dev, id);
+    expect_inputs_kept(dev, {{a, x, "input a"}, {b, y, "input b"}}, {a, b, out});
 }
 
 // Sum over one page-grid dim (dropped, or kept as 1).
 RC_GTEST_PROP(SimKernels, ReduceSumMatchesTheOracle, ()) {
     testkit::rc_entropy e;
-    const device_config cfg = scenario_device_config();
-    const shape pages = draw_pages(e);
-    const std::uint32_t elems = draw_page_elems(e);
-    const std::size_t dim = e.between(0, pages.rank() - 1);
-    const bool keep = pages.rank() == 1 || sim::detail::chance(e, 30);
-    const dense_tensor t = dense_tensor::random(pages, elems, e.between(0, 1 << 20));
+    const kernel_case k(e);
+    const std::size_t dim = e.between(0, k.pages.rank() - 1);
+    const bool keep = k.pages.rank() == 1 || sim::detail::chance(e, 30);
+    const dense_tensor t = k.random_tensor(e);
     const dense_tensor want = dense::reduce_sum(t, dim, keep);
-    const drawn_spec din = draw_distribution(e, cfg, pages, elems * 4);
-    const drawn_spec dout = draw_distribution(e, cfg, want.pages, elems * 4);
+    const drawn_spec din = k.distribution(e, k.pages);
+    const drawn_spec dout = k.distribution(e, want.pages);
     classify("reduce_sum", dout, {din, dout});
     RC_TAG("dim " + std::to_string(dim) + (keep ? " kept" : ""));
 
-    device dev(cfg);
+    device dev(k.cfg);
     const buffer_id in = dev.allocate(din.spec, "in"), out = dev.allocate(dout.spec, "out");
     dev.write(in, t);
     const traffic_stats s = reduce_sum(dev, in, out, dim, e.between(0, 1000));
     expect_same(dev.read(out), want, "reduce_sum:" + std::to_string(dim));
     RC_ASSERT(s.pages_read == t.num_pages());
     RC_ASSERT(s.pages_written == want.num_pages());
-    expect_same(dev.read(in), t, "the input");
-    for (buffer_id id : {in, out}) expect_padding_intact(dev, id);
+    expect_inputs_kept(dev, {{in, t, "the input"}}, {in, out});
 }
 
 // Permute page-grid dims by a random order.
 RC_GTEST_PROP(SimKernels, PermuteMatchesTheOracle, ()) {
     testkit::rc_entropy e;
-    const device_config cfg = scenario_device_config();
-    const shape pages = draw_pages(e);
-    const std::uint32_t elems = draw_page_elems(e);
-    std::vector<std::size_t> order(pages.rank());
+    const kernel_case k(e);
+    std::vector<std::size_t> order(k.pages.rank());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
     for (std::size_t i = 0; i + 1 < order.size(); ++i) std::swap(order[i], order[e.between(i, order.size() - 1)]);
-    const dense_tensor t = dense_tensor::random(pages, elems, e.between(0, 1 << 20));
+    const dense_tensor t = k.random_tensor(e);
     const dense_tensor want = dense::permute(t, order);
-    const drawn_spec din = draw_distribution(e, cfg, pages, elems * 4);
-    const drawn_spec dout = draw_distribution(e, cfg, want.pages, elems * 4);
+    const drawn_spec din = k.distribution(e, k.pages);
+    const drawn_spec dout = k.distribution(e, want.pages);
     classify("permute", dout, {din, dout});
 
-    device dev(cfg);
+    device dev(k.cfg);
     const buffer_id in = dev.allocate(din.spec, "in"), out = dev.allocate(dout.spec, "out");
     dev.write(in, t);
     const traffic_stats s = permute(dev, in, out, order, e.between(0, 1000));
     expect_same(dev.read(out), want, "permute");
     RC_ASSERT(s.pages_read == t.num_pages());
     RC_ASSERT(s.pages_written == t.num_pages());
-    for (buffer_id id : {in, out}) expect_padding_intact(dev, id);
+    expect_inputs_kept(dev, {}, {in, out});
 }
 
 // Locality: the input's shards cover the whole reduced dim and the output has the same
@@ -226,15 +243,14 @@ RC_GTEST_PROP(SimKernels, PermuteMatchesTheOracle, ()) {
 // reduce_sum reads nothing remote.
 RC_GTEST_PROP(SimKernels, AlignedReduceSumReadsNothingRemote, ()) {
     testkit::rc_entropy e;
-    const device_config cfg = scenario_device_config();
     // No zero-size dim: an empty reduced dim leaves the input without shards to match.
-    const shape pages = draw_pages(e, true);
-    const std::uint32_t elems = draw_page_elems(e);
+    const kernel_case k(e, true);
+    const shape& pages = k.pages;
     const std::size_t dim = e.between(0, pages.rank() - 1);
     draw_options opt;
     opt.l1_only = true;
     opt.cover_dim = static_cast<int>(dim);
-    const drawn_spec din = draw_distribution(e, cfg, pages, elems * 4, opt);
+    const drawn_spec din = k.distribution(e, pages, opt);
     // The output spec: the input's with the dim kept as 1, or dropped (grid_2d keeps it,
     // since dropping the last dim would change its 2D view).
     const bool keep = pages.rank() == 1 || din.spec.strat == strategy::grid_2d || sim::detail::chance(e, 50);
@@ -248,9 +264,9 @@ RC_GTEST_PROP(SimKernels, AlignedReduceSumReadsNothingRemote, ()) {
         }
     classify("aligned reduce_sum", dout, {din, dout});
 
-    device dev(cfg);
+    device dev(k.cfg);
     const buffer_id in = dev.allocate(din.spec, "in"), out = dev.allocate(dout.spec, "out");
-    const dense_tensor t = dense_tensor::random(pages, elems, e.between(0, 1 << 20));
+    const dense_tensor t = k.random_tensor(e);
     dev.write(in, t);
     const traffic_stats s = reduce_sum(dev, in, out, dim, e.between(0, 1000));
     expect_same(dev.read(out), dense::reduce_sum(t, dim, keep), "aligned reduce_sum");
@@ -263,17 +279,15 @@ RC_GTEST_PROP(SimKernels, AlignedReduceSumReadsNothingRemote, ()) {
 // Reshard between identical L1 distributions moves nothing remote.
 RC_GTEST_PROP(SimKernels, ReshardBetweenIdenticalDistributionsIsLocal, ()) {
     testkit::rc_entropy e;
-    const device_config cfg = scenario_device_config();
-    const shape pages = draw_pages(e);
-    const std::uint32_t elems = draw_page_elems(e);
+    const kernel_case k(e);
     draw_options opt;
     opt.l1_only = true;
-    const drawn_spec d = draw_distribution(e, cfg, pages, elems * 4, opt);
+    const drawn_spec d = k.distribution(e, k.pages, opt);
     classify("identical reshard", d, {d});
 
-    device dev(cfg);
+    device dev(k.cfg);
     const buffer_id in = dev.allocate(d.spec, "in"), out = dev.allocate(d.spec, "out");
-    const dense_tensor t = dense_tensor::random(pages, elems, e.between(0, 1 << 20));
+    const dense_tensor t = k.random_tensor(e);
     dev.write(in, t);
     const traffic_stats s = reshard(dev, in, out, e.between(0, 1000));
     expect_same(dev.read(out), t, "identical reshard");
@@ -287,13 +301,11 @@ RC_GTEST_PROP(SimKernels, ReshardBetweenIdenticalDistributionsIsLocal, ()) {
 TEST(SimScenario, GeneratorReachesTheHardCases) {
     constexpr int draws = 3000;
     testkit::random_entropy e(2024);
-    const device_config cfg = scenario_device_config();
     std::map<std::string, int> counts;
     for (int i = 0; i < draws; ++i) {
-        const shape pages = draw_pages(e);
-        const std::uint32_t elems = draw_page_elems(e);
-        const drawn_spec s = draw_distribution(e, cfg, pages, elems * 4);
-        ASSERT_NO_THROW((void)make_distribution(s.spec)) << to_string(pages);
+        const kernel_case k(e);
+        const drawn_spec s = k.distribution(e, k.pages);
+        ASSERT_NO_THROW((void)make_distribution(s.spec)) << to_string(k.pages);
         for (const std::string& f : features(s)) ++counts[f];
     }
     std::vector<std::string> required = {"family:nd",

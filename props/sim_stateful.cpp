@@ -27,13 +27,7 @@ using namespace ndshard::sim;
 
 // Small memories, so buffers collide and allocations fail.
 device_config stateful_config() {
-    device_config c;
-    c.grid_x = 4;
-    c.grid_y = 3;
-    c.l1_size = 2048;
-    c.num_dram_banks = 3;
-    c.dram_bank_size = 4096;
-    return c;
+    return {.grid_x = 4, .grid_y = 3, .l1_size = 2048, .num_dram_banks = 3, .dram_bank_size = 4096};
 }
 
 struct model_buffer {

@@ -33,14 +33,9 @@ distribution_spec pages_spec(shape tensor, shape shard, std::vector<core_range> 
     return s;
 }
 
+// 4x4 workers with 4 KiB of L1 each, and 6 DRAM banks of 8 KiB in two columns (x = 4, 5).
 device_config small_config() {
-    device_config c;
-    c.grid_x = 4;
-    c.grid_y = 4;
-    c.l1_size = 4096;
-    c.num_dram_banks = 6;
-    c.dram_bank_size = 8192;
-    return c;
+    return {.grid_x = 4, .grid_y = 4, .l1_size = 4096, .num_dram_banks = 6, .dram_bank_size = 8192};
 }
 
 TEST(SimDevice, Geometry) {
@@ -186,15 +181,15 @@ TEST(SimDevice, TrafficCountsLocalRemoteAndHops) {
     dev.noc_read({1, 1}, {1, 1, 0}, bytes, a);   // local
     dev.noc_read({1, 1}, {3, 0, 0}, bytes, a);   // 2 + 1 hops
     dev.noc_write({1, 1}, {0, 3, 0}, bytes, a);  // 1 + 2 hops
-    traffic_stats want;
-    want.pages_read = 2;
-    want.bytes_read = 32;
-    want.local_reads = 1;
-    want.remote_reads = 1;
-    want.pages_written = 1;
-    want.bytes_written = 16;
-    want.remote_writes = 1;
-    want.hops = 6;
+    // Two 16-byte reads (one local, one remote), one remote 16-byte write, 3 + 3 hops.
+    const traffic_stats want{.pages_read = 2,
+                             .pages_written = 1,
+                             .bytes_read = 32,
+                             .bytes_written = 16,
+                             .local_reads = 1,
+                             .remote_reads = 1,
+                             .remote_writes = 1,
+                             .hops = 6};
     EXPECT_EQ(dev.traffic(), want);
     ASSERT_EQ(dev.accesses().size(), 3U);
     EXPECT_TRUE(dev.accesses()[2].is_write);
