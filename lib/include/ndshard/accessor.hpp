@@ -536,10 +536,16 @@ struct accessor_view {
         else if constexpr (Mode == quotients::with_addend) return by.approx(n);
         else return by.approx_nonunit(n);
     }
+    // n / T[d] or n / S[d]: the compile-time multiply-and-shift (Static, a member of
+    // static_dividers) or the runtime reciprocal (Runtime, a member of dim_geometry).
+    template <auto Static, auto Runtime, std::size_t D>
+    NDSHARD_INLINE constexpr std::uint32_t dim_quotient(dim<D>, std::uint32_t n) const noexcept {
+        if constexpr (A::static_geometry) return (A::SD.*Static)[D].divide(n);
+        else return quotient(g().dims[D].*Runtime, n);
+    }
     template <std::size_t D>
-    NDSHARD_INLINE constexpr std::uint32_t tensor_div(dim<D>, std::uint32_t n) const noexcept {
-        if constexpr (A::static_geometry) return A::SD.tensor[D].divide(n);
-        else return quotient(g().dims[D].by_tensor, n);
+    NDSHARD_INLINE constexpr std::uint32_t tensor_div(dim<D> d, std::uint32_t n) const noexcept {
+        return dim_quotient<&A::static_dividers::tensor, &dim_geometry::by_tensor>(d, n);
     }
     template <std::size_t D>
     NDSHARD_INLINE constexpr std::uint32_t tensor_extent(dim<D>) const noexcept {
@@ -547,9 +553,8 @@ struct accessor_view {
         else return g().dims[D].tensor;
     }
     template <std::size_t D>
-    NDSHARD_INLINE constexpr std::uint32_t shard_div(dim<D>, std::uint32_t n) const noexcept {
-        if constexpr (A::static_geometry) return A::SD.shard[D].divide(n);
-        else return quotient(g().dims[D].by_shard, n);
+    NDSHARD_INLINE constexpr std::uint32_t shard_div(dim<D> d, std::uint32_t n) const noexcept {
+        return dim_quotient<&A::static_dividers::shard, &dim_geometry::by_shard>(d, n);
     }
     template <std::size_t D>
     NDSHARD_INLINE constexpr std::uint32_t shard_extent(dim<D>) const noexcept {

@@ -16,10 +16,10 @@
 
 namespace ndshard {
 namespace detail {
-// An iterator compares equal to page_end once its done() is true (both argument orders
-// before C++20, which derives them).
+// What the three iterators share: they yield page_refs, and an iterator compares equal to
+// page_end once its done() is true (both argument orders before C++20, which derives them).
 template <class It>
-struct ends_at_sentinel {
+struct page_iterator_base {
     friend constexpr bool operator==(const It& it, page_sentinel) noexcept { return it.done(); }
     friend constexpr bool operator!=(const It& it, page_sentinel) noexcept { return !it.done(); }
 #if !NDSHARD_CPP20
@@ -30,10 +30,8 @@ struct ends_at_sentinel {
 }  // namespace detail
 
 template <auto CT>
-class accessor<CT>::page_iterator : public detail::ends_at_sentinel<typename accessor<CT>::page_iterator> {
+class accessor<CT>::page_iterator : public detail::page_iterator_base<typename accessor<CT>::page_iterator> {
 public:
-    using value_type = page_ref;
-    using difference_type = std::ptrdiff_t;
     constexpr page_iterator() = default;
     constexpr explicit page_iterator(const accessor& a) : page_iterator(a, 0, 1) {}
     // Pages thread, thread + threads, ... (threads >= 1).
@@ -166,10 +164,8 @@ private:
 };
 
 template <auto CT>
-class accessor<CT>::shard_iterator : public detail::ends_at_sentinel<typename accessor<CT>::shard_iterator> {
+class accessor<CT>::shard_iterator : public detail::page_iterator_base<typename accessor<CT>::shard_iterator> {
 public:
-    using value_type = page_ref;
-    using difference_type = std::ptrdiff_t;
     constexpr shard_iterator() = default;
     constexpr shard_iterator(const accessor& a, std::uint32_t shard_id) { start(a, shard_id); }
     // Inside a row, page and offset are the row's ends minus the pages left in it.
@@ -268,10 +264,8 @@ private:
 };
 
 template <auto CT>
-class accessor<CT>::local_iterator : public detail::ends_at_sentinel<typename accessor<CT>::local_iterator> {
+class accessor<CT>::local_iterator : public detail::page_iterator_base<typename accessor<CT>::local_iterator> {
 public:
-    using value_type = page_ref;
-    using difference_type = std::ptrdiff_t;
     constexpr local_iterator() = default;
     constexpr local_iterator(const accessor& a, std::uint32_t bank)
         : a_(&a), bank_(bank), slots_(a.shards_in_bank(bank)) {
