@@ -60,13 +60,10 @@ public:
     }
     // Inside a run, page and offset are the run's ends minus the pages left in it.
     constexpr page_ref operator*() const noexcept { return {page_end_ - run_, bank_, device_end_ - run_, core_}; }
+    // Inside the run (the usual case, for one thread or many): one compare and one subtract.
     constexpr page_iterator& operator++() noexcept {
-        if (stride_ == 1) {
-            if (NDSHARD_LIKELY(--run_ != 0)) return *this;
-            if (page_end_ != end_) next_run();  // else run_ == 0: past the last page
-            return *this;
-        }
-        advance(stride_);
+        if (NDSHARD_LIKELY(stride_ < run_)) run_ -= stride_;
+        else advance(stride_);
         return *this;
     }
     constexpr void operator++(int) noexcept { ++*this; }
