@@ -1,5 +1,7 @@
 // `explain`: the facts a kernel writer needs (see render.hpp).
+#include <algorithm>
 #include <cstdio>
+#include <numeric>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -8,6 +10,7 @@
 #include "ndshard/cli/render.hpp"
 #include "ndshard/cli/spec_input.hpp"
 #include "ndshard/squeeze.hpp"
+#include "ndshard/cli/tt_args.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -85,7 +88,106 @@ std::string describe_legacy(const legacy_spec& l) {
            core_list(l.cores) + "; every page keeps its core and offset";
 }
 
+// acc[(start + q * step) % P] -= value for q in [0, n): the shards of one arithmetic
+// progression of ids, dealt round robin. The residues repeat with period P / gcd(step, P),
+// so this takes min(n, period) steps, not n. start 1, step 4, n 5, P 6 -> residues 1 5 3 1 5.
+std::uint64_t subtract_progression(std::vector<std::uint64_t>& acc, std::uint64_t start, std::uint64_t step,
+                                   std::uint64_t n, std::uint64_t value) {
+    const std::uint64_t P = acc.size();
+    const std::uint64_t step_mod = step % P;
+    const std::uint64_t period = P / std::gcd(step_mod, P);
+    const std::uint64_t rounds = n / period, rest = n % period;
+    std::uint64_t r = start % P;
+    const std::uint64_t visits = std::min(n, period);
+    for (std::uint64_t q = 0; q < visits; ++q) {
+        acc[r] -= value * (rounds + (q < rest ? 1 : 0));  // unsigned: wraps back once the totals are in
+        r = (r + step_mod) % P;
+    }
+    return visits;
+}
+
 }  // namespace
+
+std::vector<std::uint64_t> real_pages_per_core(const page_layout& l, std::uint64_t* steps) {
+    const std::uint64_t P = l.num_cores;
+    std::vector<std::uint64_t> pages(P, 0);
+    std::uint64_t work = 0;
+    const std::size_t r = l.rank();
+    if (l.num_shards != 0 && P != 0) {
+        // edge[d]: the real extent of the last shard along d ([3,7,5]/[2,2,2]: 1,1,1).
+        std::uint64_t edge[max_rank] = {};
+        for (std::size_t d = 0; d < r; ++d) edge[d] = l.tensor[d] - (l.grid[d] - 1) * l.shard[d];
+        if (l.rule == deal_rule::contiguous) {
+            // Real pages in shards [0, s): split s into grid digits a[d]. The shards below s
+            // that first differ from it at dim d have q[d] < a[d] (never an edge: S[d] pages
+            // along d), the digits a[j] before d, and anything after d (T[j] pages along j).
+            // [3,7,5]/[2,2,2], s = 6 = (0,2,0): at d1, lead 2 (q0 = 0 keeps S[0] = 2) * a 2 *
+            // S[1] 2 * T[2] 5 = 40 = the pages of shards 0..5 (8+8+4+8+8+4).
+            auto before = [&](std::uint64_t s) {
+                if (s >= l.num_shards) return l.num_pages;
+                std::uint64_t total = 0, lead = 1;
+                for (std::size_t d = 0; d < r; ++d) {
+                    const std::uint64_t a = s / l.grid_stride[d] % l.grid[d];
+                    total += lead * a * l.shard[d] * l.tensor_stride[d];
+                    lead *= a == l.grid[d] - 1 ? edge[d] : l.shard[d];
+                }
+                return total;
+            };
+            const std::uint64_t k = l.shards_per_block;
+            for (std::uint64_t c = 0; c < P; ++c) {
+                const std::uint64_t first = std::min(c * k, l.num_shards), end = std::min(first + k, l.num_shards);
+                pages[c] = before(end) - before(first);
+                work += 2 * r;
+            }
+        } else {
+            // Round robin: every shard counted full, then each edge shard's missing pages
+            // taken back from its core. An edge shard lies at G[d]-1 along each dim of a
+            // nonempty set E of uneven dims (T[d] % S[d] != 0) and below it along the
+            // other uneven dims; for one E those shards form a box of the grid, walked as
+            // arithmetic progressions along its longest side.
+            for (std::uint64_t c = 0; c < P; ++c) pages[c] = l.shards_on_core(c) * l.shard_volume;
+            work += P;
+            std::size_t uneven[max_rank] = {};
+            std::size_t nu = 0;
+            for (std::size_t d = 0; d < r; ++d)
+                if (edge[d] != l.shard[d]) uneven[nu++] = d;
+            for (std::uint32_t E = 1; E < (1U << nu); ++E) {
+                std::uint64_t count[max_rank] = {}, base = 0, kept = 1;
+                bool in_e[max_rank] = {};
+                for (std::size_t i = 0; i < nu; ++i) in_e[uneven[i]] = (E >> i) & 1U;
+                bool empty = false;
+                for (std::size_t d = 0; d < r; ++d) {
+                    const bool is_uneven = edge[d] != l.shard[d];
+                    count[d] = in_e[d] ? 1 : is_uneven ? l.grid[d] - 1 : l.grid[d];
+                    if (in_e[d]) base += (l.grid[d] - 1) * l.grid_stride[d];
+                    kept *= in_e[d] ? edge[d] : l.shard[d];
+                    empty = empty || count[d] == 0;
+                }
+                if (empty) continue;
+                const std::uint64_t missing = l.shard_volume - kept;
+                std::size_t along = 0;  // the progression runs along the box's longest side
+                for (std::size_t d = 1; d < r; ++d)
+                    if (count[d] > count[along]) along = d;
+                std::uint64_t q[max_rank] = {};
+                for (;;) {  // odometer over the other dims of the box
+                    std::uint64_t start = base;
+                    for (std::size_t d = 0; d < r; ++d)
+                        if (d != along) start += q[d] * l.grid_stride[d];
+                    work += subtract_progression(pages, start, l.grid_stride[along], count[along], missing);
+                    std::size_t d = r;
+                    while (d-- > 0) {
+                        if (d == along) continue;
+                        if (++q[d] < count[d]) break;
+                        q[d] = 0;
+                    }
+                    if (d == static_cast<std::size_t>(-1)) break;
+                }
+            }
+        }
+    }
+    if (steps) *steps = work;
+    return pages;
+}
 
 std::string legacy_to_json(const legacy_spec& l) {
     nlohmann::ordered_json out;
@@ -101,7 +203,133 @@ std::string legacy_to_json(const legacy_spec& l) {
     return out.dump();
 }
 
-void write_explain(const distribution& d, std::ostream& out) {
+namespace {
+
+// Every figure explain prints, computed once for the text and the JSON alike.
+struct explain_facts {
+    std::uint64_t with_data = 0;
+    struct group {
+        std::uint64_t shards, first, last;
+    };
+    std::vector<group> groups;  // runs of consecutive cores holding the same shard count
+    std::uint64_t reserved = 0, slots = 0, padding = 0, edge_padding = 0;
+    std::vector<std::uint64_t> per_core;
+    std::uint64_t bytes = 0;
+    std::vector<std::pair<legacy_layout, legacy_result>> legacy;
+    page_layout squeezed;
+    bool minimal = true;
+    std::optional<std::uint64_t> l1;  // the named architecture's L1 per core
+    std::string warning;
+};
+
+explain_facts facts_of(const distribution& d, const explain_options& options) {
+    const page_layout& l = d.layout;
+    const std::uint64_t P = l.num_cores;
+    explain_facts f;
+    f.with_data = l.cores_with_data();
+    for (std::uint64_t c = 0; c < P;) {
+        const std::uint64_t n = l.shards_on_core(c);
+        std::uint64_t last = c;
+        while (last + 1 < P && l.shards_on_core(last + 1) == n) ++last;
+        f.groups.push_back({n, c, last});
+        c = last + 1;
+    }
+    f.reserved = l.reserved_pages_per_core();
+    f.slots = f.reserved * P;
+    f.padding = f.slots - l.num_pages;
+    f.edge_padding = l.num_shards * l.shard_volume - l.num_pages;
+    f.per_core = real_pages_per_core(l);
+    f.bytes = f.reserved * d.aligned_page_size;
+    for (legacy_layout kind :
+         {legacy_layout::interleaved, legacy_layout::height, legacy_layout::width, legacy_layout::block})
+        f.legacy.emplace_back(kind, from_nd_as(d, kind));
+    f.squeezed = squeeze(l);
+    f.minimal = f.squeezed.tensor == l.tensor && f.squeezed.shard == l.shard;
+    if (options.arch) {
+        const tt_arch_info& a = arch_info(*options.arch);
+        f.l1 = a.l1_bytes;
+        if (d.bank_base + f.bytes > a.l1_bytes)
+            f.warning = "the reservation ends at byte " + std::to_string(d.bank_base + f.bytes) +
+                        " of every core, past " + a.name + "'s " + std::to_string(a.l1_bytes) + "-byte L1 (" +
+                        percent(d.bank_base + f.bytes, a.l1_bytes) + "); it fits only in DRAM banks";
+    }
+    return f;
+}
+
+void write_explain_json(const distribution& d, const explain_facts& f, const explain_options& options,
+                        std::ostream& out) {
+    const distribution_spec& spec = d.spec;
+    const page_layout& l = d.layout;
+    using json = nlohmann::ordered_json;
+    auto dims = [](const shape& s) { return std::vector<std::uint64_t>(s.begin(), s.end()); };
+    json j;
+    j["spec"] = json::parse(spec_to_json(spec));
+    j["tensor_pages"] = dims(d.tensor_pages);
+    j["shard_pages"] = dims(d.shard_pages);
+    j["page_size"] = d.page_size;
+    j["aligned_page_size"] = d.aligned_page_size;
+    j["num_cores"] = l.num_cores;
+    json cores = json::array();
+    for (const core_coord& c : d.cores) cores.push_back({c.x, c.y});
+    j["core_list"] = cores;
+    j["num_pages"] = l.num_pages;
+    j["folded_tensor"] = dims(l.tensor);
+    j["folded_shard"] = dims(l.shard);
+    j["shard_grid"] = dims(l.grid);
+    j["num_shards"] = l.num_shards;
+    j["shard_volume"] = l.shard_volume;
+    j["cores_with_data"] = f.with_data;
+    json groups = json::array();
+    for (const auto& g : f.groups)
+        groups.push_back({{"shards", g.shards}, {"first_core", g.first}, {"last_core", g.last}});
+    j["core_groups"] = groups;
+    j["max_shards_per_core"] = l.max_shards_per_core;
+    j["reserved_pages_per_core"] = f.reserved;
+    j["slots"] = f.slots;
+    j["padding_slots"] = f.padding;
+    j["padding_in_edge_shards"] = f.edge_padding;
+    j["padding_in_unused_slots"] = f.padding - f.edge_padding;
+    j["real_pages_per_core"] = f.per_core;
+    j["bytes_per_core"] = f.bytes;
+    j["reserved_bytes"] = {d.bank_base, d.bank_base + f.bytes};
+    if (options.arch) {
+        const tt_arch_info& a = arch_info(*options.arch);
+        j["arch"] = {{"name", a.name}, {"l1_bytes", a.l1_bytes}, {"fits_l1", f.warning.empty()}};
+    }
+    json legacy;
+    for (const auto& [kind, r] : f.legacy)
+        legacy[to_string(kind)] = r.spec ? json{{"expressible", true}, {"legacy", json::parse(legacy_to_json(*r.spec))}}
+                                         : json{{"expressible", false}, {"reason", r.reason}};
+    j["legacy"] = legacy;
+    j["squeezed"] = {{"tensor", dims(f.squeezed.tensor)}, {"shard", dims(f.squeezed.shard)}, {"minimal", f.minimal}};
+    json accessor = json::array();
+    auto words_for = [&](const page_layout* layout, const char* name) {
+        const page_layout& w = layout ? *layout : l;
+        const accessor_words rt = make_accessor_words(d, arg::all_runtime, layout);
+        const accessor_words ct = make_accessor_words(d, arg::all_static, layout);
+        accessor.push_back({{"layout", name},
+                            {"rank", w.rank()},
+                            {"banks", l.num_cores},
+                            {"tensor", dims(w.tensor)},
+                            {"shard", dims(w.shard)},
+                            {"all_runtime", {{"compile_time", rt.compile_time}, {"runtime", rt.runtime}}},
+                            {"all_compile_time", {{"compile_time", ct.compile_time}, {"runtime", ct.runtime}}}});
+    };
+    words_for(nullptr, "as_given");
+    if (!f.minimal) words_for(&f.squeezed, "squeezed");
+    j["accessor_words"] = accessor;
+    j["warnings"] = f.warning.empty() ? json::array() : json::array({f.warning});
+    out << j.dump() << "\n";
+}
+
+}  // namespace
+
+void write_explain(const distribution& d, std::ostream& out, const explain_options& options) {
+    const explain_facts f = facts_of(d, options);
+    if (options.json) {
+        write_explain_json(d, f, options, out);
+        return;
+    }
     const distribution_spec& spec = d.spec;
     const page_layout& l = d.layout;
     const std::uint64_t P = l.num_cores;
@@ -139,58 +367,47 @@ void write_explain(const distribution& d, std::ostream& out) {
         to_string(l.grid) + " = " + plural(l.num_shards, "shard") + " of " + plural(l.shard_volume, "page"));
 
     // How the shards land on cores.
-    const std::uint64_t with_data = l.cores_with_data();
-    row(out, "cores with data", std::to_string(with_data) + " of " + std::to_string(P));
+    row(out, "cores with data", std::to_string(f.with_data) + " of " + std::to_string(P));
     std::string groups;
     int group = 0;
-    for (std::uint64_t c = 0; c < P;) {
-        const std::uint64_t n = l.shards_on_core(c);
-        std::uint64_t last = c;
-        while (last + 1 < P && l.shards_on_core(last + 1) == n) ++last;
+    for (const auto& g : f.groups) {
         if (!groups.empty()) groups += "; ";
-        groups += (n == 0 ? std::string("no shards") : "group " + std::to_string(++group) + ": " + plural(n, "shard")) +
-                  " on " + plural(last - c + 1, "core") + " [" + index_range(c, last) + "]";
-        c = last + 1;
+        groups += (g.shards == 0 ? std::string("no shards")
+                                 : "group " + std::to_string(++group) + ": " + plural(g.shards, "shard")) +
+                  " on " + plural(g.last - g.first + 1, "core") + " [" + index_range(g.first, g.last) + "]";
     }
     row(out, "shards per core", groups.empty() ? "no cores" : groups);
-    const std::uint64_t reserved = l.reserved_pages_per_core();
     row(out, "max shards per core",
-        std::to_string(l.max_shards_per_core) + " -> " + plural(reserved, "reserved page") + " per core");
-    const std::uint64_t slots = reserved * P;
-    const std::uint64_t edge = l.num_shards * l.shard_volume - l.num_pages;
+        std::to_string(l.max_shards_per_core) + " -> " + plural(f.reserved, "reserved page") + " per core");
     row(out, "padding",
-        std::to_string(slots - l.num_pages) + " of " + std::to_string(slots) + " slots (" +
-            percent(slots - l.num_pages, slots) + "): " + std::to_string(edge) + " in edge shards, " +
-            std::to_string(slots - l.num_pages - edge) + " in unused slots");
+        std::to_string(f.padding) + " of " + std::to_string(f.slots) + " slots (" + percent(f.padding, f.slots) +
+            "): " + std::to_string(f.edge_padding) + " in edge shards, " + std::to_string(f.padding - f.edge_padding) +
+            " in unused slots");
     std::string per_core;
     if (P <= max_listed) {
-        for (std::uint64_t c = 0; c < P; ++c) per_core += (c ? " " : "") + std::to_string(l.pages_on_core(c));
+        for (std::uint64_t c = 0; c < P; ++c) per_core += (c ? " " : "") + std::to_string(f.per_core[c]);
     } else {
-        std::uint64_t lo = l.pages_on_core(0), hi = lo;
-        for (std::uint64_t c = 1; c < P; ++c) {
-            const std::uint64_t n = l.pages_on_core(c);
-            lo = std::min(lo, n);
-            hi = std::max(hi, n);
-        }
-        per_core = "between " + std::to_string(lo) + " and " + std::to_string(hi) + " (" + plural(P, "core") + ")";
+        const auto [lo, hi] = std::minmax_element(f.per_core.begin(), f.per_core.end());
+        per_core = "between " + std::to_string(*lo) + " and " + std::to_string(*hi) + " (" + plural(P, "core") + ")";
     }
     row(out, "real pages per core", per_core);
-    const std::uint64_t bytes = reserved * d.aligned_page_size;
     row(out, "bytes per core",
-        std::to_string(bytes) + " reserved at [" + std::to_string(d.bank_base) + ", " +
-            std::to_string(d.bank_base + bytes) + ") in every core");
+        std::to_string(f.bytes) + " reserved at [" + std::to_string(d.bank_base) + ", " +
+            std::to_string(d.bank_base + f.bytes) + ") in every core");
+    if (options.arch) {
+        const tt_arch_info& a = arch_info(*options.arch);
+        row(out, std::string("L1 (") + a.name + ")",
+            plural(a.l1_bytes, "byte") + " per core; the reservation ends at " +
+                percent(d.bank_base + f.bytes, a.l1_bytes) + " of it");
+    }
 
     // Legacy and squeezed forms.
-    for (legacy_layout kind :
-         {legacy_layout::interleaved, legacy_layout::height, legacy_layout::width, legacy_layout::block}) {
-        const legacy_result r = from_nd_as(d, kind);
+    for (const auto& [kind, r] : f.legacy)
         row(out, std::string("as ") + to_string(kind), r.spec ? "yes: " + describe_legacy(*r.spec) : "no: " + r.reason);
-    }
-    const page_layout sq = squeeze(l);
-    const bool same = sq.tensor == l.tensor && sq.shard == l.shard;
     row(out, "squeezed",
         to_string(l.tensor) + " / " + to_string(l.shard) +
-            (same ? " (already minimal)" : " -> " + to_string(sq.tensor) + " / " + to_string(sq.shard)));
+            (f.minimal ? " (already minimal)"
+                       : " -> " + to_string(f.squeezed.tensor) + " / " + to_string(f.squeezed.shard)));
 
     // Accessor arguments, for the layout as given and for the squeezed one.
     auto words_for = [&](const page_layout* layout, const std::string& name) {
@@ -206,7 +423,8 @@ void write_explain(const distribution& d, std::ostream& out) {
         row(out, "", "runtime      " + word_list(ct.runtime));
     };
     words_for(nullptr, "(as given)");
-    if (!same) words_for(&sq, "(squeezed)");
+    if (!f.minimal) words_for(&f.squeezed, "(squeezed)");
+    if (!f.warning.empty()) out << "warning: " << f.warning << "\n";
 }
 
 }  // namespace ndshard::cli

@@ -49,14 +49,21 @@ std::string describe_units(const distribution_spec& spec) {
     return "?";
 }
 
-void write_show(const distribution& d, std::ostream& out, bool color) {
+void write_show(const distribution& d, std::ostream& out, bool color, draw_level level) {
     const page_layout& l = d.layout;
     const std::uint64_t slots = l.reserved_pages_per_core();
     const std::uint64_t total_slots = slots * l.num_cores;
     if (slots != 0 && total_slots / slots != l.num_cores) throw usage_error("too many slots to show");
-    if (total_slots > show_slot_limit)
-        throw usage_error("show: " + std::to_string(total_slots) + " slots are more than the " +
-                          std::to_string(show_slot_limit) + " a terminal view shows; use map --format csv");
+    // Shard slots: one line each at shard level. k * P <= 65536 * 2^32 cannot overflow.
+    const std::uint64_t shard_slots = l.max_shards_per_core * l.num_cores;
+    const bool by_shard =
+        level == draw_level::shard || (level == draw_level::automatic && total_slots > show_slot_limit);
+    if (!by_shard && total_slots > show_slot_limit)
+        throw usage_error(std::to_string(total_slots) + " slots are more than the " + std::to_string(show_slot_limit) +
+                          " a terminal view shows page by page; use --level shard or map --format csv");
+    if (by_shard && shard_slots > show_slot_limit)
+        throw usage_error(std::to_string(shard_slots) + " shard slots are more than the " +
+                          std::to_string(show_slot_limit) + " a terminal view shows; use explain or map --format csv");
     const ansi fx{color};
 
     // Header: one line of facts.
@@ -69,6 +76,37 @@ void write_show(const distribution& d, std::ostream& out, bool color) {
         << plural(l.num_cores, "core") << " (" << to_string(d.spec.strat) << "), up to " << l.max_shards_per_core
         << " per core; " << plural(l.num_pages, "page") << " in " << total_slots << " slots, "
         << (total_slots - l.num_pages) << " padding\n";
+
+    if (by_shard) {
+        // One line per slot: the shard, its grid coordinate, and its real pages out of
+        // vol(S) as a bar of bar_width cells ('#' real, '.' padding).
+        constexpr std::uint64_t bar_width = 20;
+        out << "one line per shard slot: shard id, grid coordinate, real pages of " << l.shard_volume << "\n";
+        const std::vector<std::uint64_t> per_core = real_pages_per_core(l);
+        for (std::size_t c = 0; c < d.cores.size(); ++c) {
+            const rgb tint = core_colour(c);
+            out << fx.bold() << fx.colour(tint) << "core " << c << " " << to_string(d.cores[c]) << fx.reset() << ": "
+                << plural(l.shards_on_core(c), "shard") << ", " << plural(per_core[c], "page") << "\n";
+            for (std::uint64_t slot = 0; slot < l.max_shards_per_core; ++slot) {
+                const auto shard_id = l.shard_in_slot(c, slot);
+                if (!shard_id) {
+                    out << "  slot " << slot << "  no shard  " << fx.dim() << std::string(bar_width, '.') << fx.reset()
+                        << "  0/" << l.shard_volume << "\n";
+                    continue;
+                }
+                shape coord = l.grid;
+                detail::shard_coord_of(l, *shard_id, coord);
+                const std::uint64_t real = l.pages_in_shard(*shard_id);
+                // Rounded up, so a shard with any page shows at least one '#'.
+                const std::uint64_t filled = (real * bar_width + l.shard_volume - 1) / l.shard_volume;
+                out << "  slot " << slot << "  shard " << *shard_id << " at " << to_string(coord) << "  "
+                    << fx.colour(tint) << std::string(filled, '#') << fx.reset() << fx.dim()
+                    << std::string(bar_width - filled, '.') << fx.reset() << "  " << real << "/" << l.shard_volume
+                    << "\n";
+            }
+        }
+        return;
+    }
 
     const shape block = display_shape(l.shard);
     const std::size_t n = block.rank();

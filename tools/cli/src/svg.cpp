@@ -186,8 +186,8 @@ part draw_tensor(const distribution& d, const style& st, std::string& note) {
     shape ext = picture_extents(d, true);
     if (volume_of(ext) > svg_cell_limit) {
         if (d.num_pages() > svg_cell_limit)
-            throw usage_error("svg: " + std::to_string(d.num_pages()) + " pages are more than the " +
-                              std::to_string(svg_cell_limit) + " cells a picture shows; use map or show");
+            throw usage_error(std::to_string(d.num_pages()) + " pages are more than the " +
+                              std::to_string(svg_cell_limit) + " cells a picture shows; use --level shard");
         ext = picture_extents(d, false);
         note = "padding is not drawn (too many padding cells)";
     }
@@ -338,6 +338,71 @@ part draw_tensor(const distribution& d, const style& st, std::string& note) {
     return out;
 }
 
+// The shard grid of the folded layout, one cell per shard coloured by its core: the last
+// grid dim across, the one before it down, further dims as a row of blocks. An edge shard
+// fills the part of its cell its real extents cover along those two dims (its real pages
+// out of vol(S) are in data-pages / data-volume); the rest is a dashed outline.
+part draw_shards(const distribution& d, const style& st) {
+    const page_layout& l = d.layout;
+    const std::size_t r = l.rank();
+    if (l.num_shards > svg_cell_limit)
+        throw usage_error(std::to_string(l.num_shards) + " shards are more than the " + std::to_string(svg_cell_limit) +
+                          " cells a picture shows; use explain or show --level shard");
+    part out;
+    if (l.num_shards == 0) {
+        out.body = label(0, 14, 12, "empty tensor " + to_string(d.tensor_pages) + ": no shards", "start");
+        out.width = 200;
+        out.height = 24;
+        return out;
+    }
+    const std::uint64_t cols = l.grid[r - 1], rows = r >= 2 ? l.grid[r - 2] : 1;
+    const std::uint64_t blocks = l.num_shards / (cols * rows);
+    const std::uint64_t per_row = std::min<std::uint64_t>(blocks, 8);
+    const std::uint64_t block_rows = (blocks + per_row - 1) / per_row;
+    const double caption = r >= 3 ? 1.6 : 0.0;
+    const double s =
+        std::clamp(std::min(820.0 / (static_cast<double>(per_row) * (static_cast<double>(cols) + 1.5)),
+                            600.0 / (static_cast<double>(block_rows) * (static_cast<double>(rows) + 1.5 + caption))),
+                   6.0, 40.0);
+    const double pitch_x = (static_cast<double>(cols) + 1.5) * s;
+    const double pitch_y = (static_cast<double>(rows) + 1.5 + caption) * s;
+    // The real extent of a shard at grid position q along dim a, as a fraction of S[a].
+    auto share = [&](std::size_t a, std::uint64_t q) {
+        const std::uint64_t left = l.tensor[a] - q * l.shard[a];
+        return static_cast<double>(std::min(left, l.shard[a])) / static_cast<double>(l.shard[a]);
+    };
+    std::ostringstream body;
+    shape q = l.grid;
+    for (std::uint64_t id = 0; id < l.num_shards; ++id) {
+        detail::shard_coord_of(l, id, q);
+        const std::uint64_t block = id / (cols * rows);
+        const double x = static_cast<double>(block % per_row) * pitch_x + static_cast<double>(q[r - 1]) * s;
+        const double y =
+            static_cast<double>(block / per_row) * pitch_y + static_cast<double>(r >= 2 ? q[r - 2] : 0) * s;
+        const std::uint64_t core = l.shard_home(id).core;
+        const std::string colour = hex(core_colour(core));
+        const double w = s * share(r - 1, q[r - 1]), h = r >= 2 ? s * share(r - 2, q[r - 2]) : s;
+        const std::uint64_t real = l.pages_in_shard(id);
+        if (real != l.shard_volume)
+            body << "<rect class=\"shard-pad\" x=\"" << num(x) << "\" y=\"" << num(y) << "\" width=\"" << num(s)
+                 << "\" height=\"" << num(s) << "\" fill=\"none\" stroke=\"" << colour << "\" stroke-dasharray=\"2 2\""
+                 << st.cell_attrs(core) << "/>";
+        body << "<rect class=\"shard\" data-shard=\"" << id << "\" data-core=\"" << core << "\" data-pages=\"" << real
+             << "\" data-volume=\"" << l.shard_volume << "\" x=\"" << num(x) << "\" y=\"" << num(y) << "\" width=\""
+             << num(w) << "\" height=\"" << num(h) << "\" fill=\"" << colour << "\"" << st.cell_attrs(core) << "/>\n";
+        if (r >= 3 && q[r - 1] == 0 && (r < 2 || q[r - 2] == 0)) {
+            std::string name = "shards [";
+            for (std::size_t a = 0; a + 2 < r; ++a) name += std::to_string(q[a]) + ",";
+            body << label(x + static_cast<double>(cols) * s / 2, y + (static_cast<double>(rows) + 1.2) * s,
+                          std::min(11.0, s), name + ":,:]");
+        }
+    }
+    out.body = "<g class=\"shards\" stroke=\"#2b2b2b\" stroke-width=\"0.4\">\n" + body.str() + "</g>\n";
+    out.width = static_cast<double>(per_row) * pitch_x;
+    out.height = static_cast<double>(block_rows) * pitch_y;
+    return out;
+}
+
 part draw_panel(const distribution& d, const style& st) {
     const page_layout& l = d.layout;
     std::map<std::uint32_t, std::size_t> column, row;  // core coordinate -> panel position
@@ -480,7 +545,13 @@ std::string render_svg(const distribution& d, const svg_options& options) {
         st.highlight = static_cast<std::uint64_t>(it - d.cores.begin());
     }
     std::string note;
-    const part tensor = draw_tensor(d, st, note);
+    const bool by_shard = options.level == draw_level::shard ||
+                          (options.level == draw_level::automatic && d.num_pages() > svg_cell_limit);
+    if (by_shard)
+        note = "one cell per shard (" + plural(d.num_pages(), "page") +
+               (options.level == draw_level::shard ? "" : " are more than " + std::to_string(svg_cell_limit)) +
+               "), an edge shard filled as far as it is real";
+    const part tensor = by_shard ? draw_shards(d, st) : draw_tensor(d, st, note);
     const part panel = draw_panel(d, st);
     const bool beside = tensor.width <= 900;
     const double header = 58;

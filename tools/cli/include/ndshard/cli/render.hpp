@@ -8,7 +8,10 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
+#include "ndshard/cli/svg.hpp"
+#include "ndshard/cli/tt_args.hpp"
 #include "ndshard/distribution.hpp"
 #include "ndshard/legacy.hpp"
 
@@ -28,13 +31,30 @@ void write_map_csv(const distribution& d, std::ostream& out);
 // `show`: a header line of facts, then per core its slots as page-id blocks ('.' is
 // padding). `color` adds ANSI colours (the core palette). Refuses (usage_error) more
 // than show_slot_limit slots: a terminal view of millions of pages helps nobody.
+// Above it (or with draw_level::shard) each core's slots are one line per shard: its id,
+// grid coordinate and real pages of vol(S), as a bar.
 inline constexpr std::uint64_t show_slot_limit = 200000;
-void write_show(const distribution& d, std::ostream& out, bool color);
+void write_show(const distribution& d, std::ostream& out, bool color, draw_level level = draw_level::automatic);
 
 // `explain`: the facts a kernel writer needs (pages, shard grid, shards per core and
 // the core groups, padding, bytes, legacy expressibility, squeezed shapes, accessor
-// words). Works for any valid spec: nothing here is proportional to the page count.
-void write_explain(const distribution& d, std::ostream& out);
+// words). Works for any valid spec and never walks the pages: per-core figures come in
+// closed form over the shard grid (real_pages_per_core below), the rest per core.
+// json: one object with every figure and every argument word; arch: the L1 of that
+// architecture, with a warning when the reserved bytes per core exceed it.
+struct explain_options {
+    bool json = false;
+    std::optional<tt_arch> arch;
+};
+void write_explain(const distribution& d, std::ostream& out, const explain_options& options = {});
+
+// Real pages of every core, in closed form over the shard grid instead of a walk over
+// each core's slots: contiguous deals from prefix sums of the grid digits (2 * rank
+// steps a core); round robin counts every shard full and takes back the missing pages
+// of edge shards, as arithmetic progressions of shard ids whose residues mod P repeat,
+// so at most P steps each. `steps`, if given, gets the number of steps taken.
+// [3,7,5]/[2,2,2] on 6 cores -> {24,24,12,18,18,9}.
+std::vector<std::uint64_t> real_pages_per_core(const page_layout& l, std::uint64_t* steps = nullptr);
 
 // A legacy layout as one line of JSON whose keys are `convert --from` flag names.
 std::string legacy_to_json(const legacy_spec& l);

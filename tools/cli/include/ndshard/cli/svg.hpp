@@ -21,8 +21,13 @@
 
 namespace ndshard::cli {
 
+// What one cell of a picture stands for: a page, or (when there are too many pages to
+// draw one by one) a whole shard. automatic picks page up to the limits below.
+enum class draw_level : std::uint8_t { automatic, shard, page };
+
 struct svg_options {
     std::optional<core_coord> highlight;  // emphasise this core, fade the others
+    draw_level level = draw_level::automatic;
 };
 
 // The tensor view draws at most this many cells (pages plus padding); past it padding

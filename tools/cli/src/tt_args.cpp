@@ -1,0 +1,368 @@
+// tt-metal's accessor argument words (see tt_args.hpp and docs/tt-args.md).
+#include "ndshard/cli/tt_args.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <map>
+#include <utility>
+
+#include "ndshard/cli/spec_input.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace ndshard::cli {
+
+namespace {
+
+// tt-metal's MAX_RANK for the accessor; ndshard's limit is the same.
+constexpr std::uint32_t tt_max_rank = 8;
+// A bank coordinate travels as 8 bits of x and 8 of y, but every architecture tt-metal
+// documents routes on a 6-bit NoC node id (NOC_ADDR_NODE_ID_BITS = 6), so 63 is the
+// largest coordinate a bank can have.
+constexpr std::uint32_t tt_coord_limit = 64;
+
+std::string hex32(std::uint32_t w) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "0x%x", w);
+    return buf;
+}
+
+std::string lower(std::string_view text) {
+    std::string out(text);
+    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+// One of the two word lists being read front to back, for messages that name the list,
+// the index and the value of the word that is wrong.
+struct word_reader {
+    const char* list;  // "--ct" or "--crta"
+    const std::vector<std::uint32_t>& words;
+    std::size_t next = 0;
+
+    std::string where(std::size_t i) const {
+        return std::string(list) + " word " + std::to_string(i) + " = " + std::to_string(words[i]);
+    }
+    // The next word, which holds `what`; too few words is an error naming what is missing.
+    std::pair<std::size_t, std::uint32_t> take(const std::string& what, std::uint32_t config) {
+        if (next >= words.size())
+            throw usage_error(std::string(list) + ": " + std::to_string(words.size()) + " word" +
+                              (words.size() == 1 ? "" : "s") + ", but config " + hex32(config) + " (" +
+                              describe_tt_config(config) + ") puts " + what + " at word " + std::to_string(next) +
+                              " of this list");
+        const std::size_t i = next++;
+        return {i, words[i]};
+    }
+};
+
+}  // namespace
+
+std::string hex64(std::uint64_t v) {
+    char buf[24];
+    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+    return buf;
+}
+
+std::string describe_tt_config(std::uint32_t config) {
+    static constexpr std::pair<std::uint32_t, const char*> names[] = {
+        {tt_flag::sharded, "Sharded"},
+        {tt_flag::is_dram, "IsDram"},
+        {tt_flag::runtime_rank, "RuntimeRank"},
+        {tt_flag::runtime_num_banks, "RuntimeNumBanks"},
+        {tt_flag::runtime_tensor_shape, "RuntimeTensorShape"},
+        {tt_flag::runtime_shard_shape, "RuntimeShardShape"},
+        {tt_flag::runtime_bank_coords, "RuntimeBankCoords"},
+        {tt_flag::bound, "Bound"},
+    };
+    std::string out;
+    for (const auto& [bit, name] : names)
+        if (config & bit) out += (out.empty() ? "" : "|") + std::string(name);
+    if (config & ~tt_flag::known) out += (out.empty() ? "" : "|") + hex32(config & ~tt_flag::known);
+    return out.empty() ? "None" : out;
+}
+
+std::uint32_t parse_tt_runtime(std::string_view text, std::string_view what) {
+    static const std::map<std::string, std::uint32_t> names = {
+        {"none", 0},
+        {"all", tt_flag::runtime_all},
+        {"runtime", tt_flag::runtime_all},
+        {"rank", tt_flag::runtime_rank},
+        {"runtimerank", tt_flag::runtime_rank},
+        {"num_banks", tt_flag::runtime_num_banks},
+        {"banks", tt_flag::runtime_num_banks},
+        {"runtimenumbanks", tt_flag::runtime_num_banks},
+        {"tensor_shape", tt_flag::runtime_tensor_shape},
+        {"tensor", tt_flag::runtime_tensor_shape},
+        {"runtimetensorshape", tt_flag::runtime_tensor_shape},
+        {"shard_shape", tt_flag::runtime_shard_shape},
+        {"shard", tt_flag::runtime_shard_shape},
+        {"runtimeshardshape", tt_flag::runtime_shard_shape},
+        {"bank_coords", tt_flag::runtime_bank_coords},
+        {"coords", tt_flag::runtime_bank_coords},
+        {"runtimebankcoords", tt_flag::runtime_bank_coords},
+    };
+    std::uint32_t flags = 0;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t end = std::min(text.find_first_of(",|", start), text.size());
+        std::string_view item = text.substr(start, end - start);
+        while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+        while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+        const auto it = names.find(lower(item));
+        if (it == names.end())
+            throw usage_error(std::string(what) + " " + quote_value(text) + ": unknown part " + quote_value(item) +
+                              " (parts: rank, num_banks, tensor_shape, shard_shape, bank_coords, all, none)");
+        flags |= it->second;
+        start = end + 1;
+    }
+    if (!is_valid_tt_runtime_mix(flags))
+        throw usage_error(std::string(what) + " " + quote_value(text) +
+                          ": tt-metal needs runtime tensor_shape and shard_shape with a runtime rank, and runtime "
+                          "bank_coords with runtime num_banks");
+    return flags;
+}
+
+std::vector<std::uint32_t> parse_tt_words(std::string_view text, std::string_view what) {
+    std::vector<std::uint32_t> words;
+    std::string_view body = text;
+    while (!body.empty() && body.front() == ' ') body.remove_prefix(1);
+    while (!body.empty() && body.back() == ' ') body.remove_suffix(1);
+    if (!body.empty() && body.front() == '[') {
+        if (body.back() != ']') throw usage_error(std::string(what) + " " + quote_value(text) + ": '[' without ']'");
+        body = body.substr(1, body.size() - 2);
+    }
+    std::size_t i = 0;
+    while (i < body.size()) {
+        if (body[i] == ',' || body[i] == ' ') {
+            ++i;
+            continue;
+        }
+        std::size_t end = i;
+        while (end < body.size() && body[end] != ',' && body[end] != ' ') ++end;
+        const std::string_view token = body.substr(i, end - i);
+        const bool hex = token.size() > 2 && token[0] == '0' && (token[1] == 'x' || token[1] == 'X');
+        std::uint64_t v = 0;
+        bool ok = !token.empty() && token.size() <= 10;  // 4294967295 and 0xffffffff are 10 characters
+        for (std::size_t k = hex ? 2 : 0; ok && k < token.size(); ++k) {
+            const char c = token[k];
+            const int digit = c >= '0' && c <= '9'          ? c - '0'
+                              : hex && c >= 'a' && c <= 'f' ? c - 'a' + 10
+                              : hex && c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                                            : -1;
+            ok = digit >= 0;
+            v = v * (hex ? 16 : 10) + static_cast<std::uint64_t>(digit < 0 ? 0 : digit);
+        }
+        if (!ok || v > 0xFFFF'FFFFULL)
+            throw usage_error(std::string(what) + " word " + std::to_string(words.size()) + " " + quote_value(token) +
+                              ": not a 32-bit word (decimal, or hex with 0x)");
+        words.push_back(static_cast<std::uint32_t>(v));
+        i = end;
+    }
+    return words;
+}
+
+std::string to_tt_words(const distribution& d, std::uint32_t flags, tt_words& out) {
+    const page_layout& l = d.layout;
+    if (l.rule == deal_rule::contiguous)
+        return "tt-metal's accessor deals shards round robin only; this spec is contiguous_1d";
+    for (std::size_t i = 0; i < l.tensor.rank(); ++i)
+        if (l.tensor[i] == 0)
+            return "tensor dim " + std::to_string(i) + " is 0 pages; tt-metal's accessor needs every dim >= 1";
+    if (d.cores.empty()) return "no banks: tt-metal's accessor needs at least one";
+    for (std::size_t b = 0; b < d.cores.size(); ++b)
+        if (d.cores[b].x > 255 || d.cores[b].y > 255)
+            return "bank " + std::to_string(b) + " at " + to_string(d.cores[b]) +
+                   ": tt-metal packs a coordinate into 8 bits";
+    const std::uint32_t config = tt_flag::sharded | (flags & (tt_flag::is_dram | tt_flag::runtime_all));
+    out = {};
+    out.compile_time.push_back(config);
+    auto put = [&](std::uint32_t runtime_flag, std::uint32_t w) {
+        (config & runtime_flag ? out.common_runtime : out.compile_time).push_back(w);
+    };
+    put(tt_flag::runtime_rank, static_cast<std::uint32_t>(l.rank()));
+    put(tt_flag::runtime_num_banks, static_cast<std::uint32_t>(d.cores.size()));
+    for (auto t : l.tensor) put(tt_flag::runtime_tensor_shape, static_cast<std::uint32_t>(t));
+    for (auto s : l.shard) put(tt_flag::runtime_shard_shape, static_cast<std::uint32_t>(s));
+    // Two banks per word: bank 2k in the low half, 2k+1 in the high half (zero when the
+    // count is odd); a half is x << 8 | y. Banks (1,2),(3,4) -> 0x03040102.
+    for (std::size_t b = 0; b < d.cores.size(); b += 2) {
+        auto half = [&](std::size_t i) { return (d.cores[i].x << 8) | d.cores[i].y; };
+        put(tt_flag::runtime_bank_coords, half(b) | (b + 1 < d.cores.size() ? half(b + 1) << 16 : 0U));
+    }
+    return "";
+}
+
+tt_decoded decode_tt_words(const std::vector<std::uint32_t>& ct, const std::vector<std::uint32_t>& crta) {
+    word_reader cw{"--ct", ct}, rw{"--crta", crta};
+    if (ct.empty()) throw usage_error("--ct: no words; word 0 must be the config word (ArgConfig flags)");
+    tt_decoded t;
+    const std::uint32_t config = ct[0];
+    cw.next = 1;
+    t.config = config;
+    if (config & ~tt_flag::known)
+        throw usage_error(cw.where(0) + " (config): bits " + hex32(config & ~tt_flag::known) +
+                          " are not ArgConfig flags (bits 0..7)");
+    if (!(config & tt_flag::sharded))
+        throw usage_error(cw.where(0) + " (config " + describe_tt_config(config) +
+                          "): not Sharded; an interleaved accessor's words carry no shapes or banks to decode");
+    if (!is_valid_tt_runtime_mix(config & tt_flag::runtime_all))
+        throw usage_error(cw.where(0) + " (config " + describe_tt_config(config) +
+                          "): a runtime rank needs runtime tensor and shard shapes, runtime num_banks needs runtime "
+                          "bank coords");
+    auto reader = [&](std::uint32_t runtime_flag) -> word_reader& { return config & runtime_flag ? rw : cw; };
+
+    const auto rank_word = reader(tt_flag::runtime_rank).take("the rank", config);
+    const std::size_t ri = rank_word.first;
+    const std::uint32_t rank = rank_word.second;
+    if (rank < 1 || rank > tt_max_rank)
+        throw usage_error(reader(tt_flag::runtime_rank).where(ri) + " (rank): must be 1..8");
+    word_reader& nr = reader(tt_flag::runtime_num_banks);
+    const auto banks_word = nr.take("the number of banks", config);
+    const std::size_t ni = banks_word.first;
+    const std::uint32_t banks = banks_word.second;
+    if (banks < 1) throw usage_error(nr.where(ni) + " (num_banks): must be at least 1");
+    if (banks > max_cores)
+        throw usage_error(nr.where(ni) + " (num_banks): more than " + std::to_string(max_cores) + " banks");
+    auto read_shape = [&](std::uint32_t runtime_flag, const char* name, shape& into) {
+        word_reader& r = reader(runtime_flag);
+        for (std::uint32_t d = 0; d < rank; ++d) {
+            auto [i, v] = r.take(std::string(name) + " dim " + std::to_string(d), config);
+            if (v == 0)
+                throw usage_error(r.where(i) + " (" + name + " dim " + std::to_string(d) +
+                                  "): a dim must be at least 1 page");
+            into.push_back(v);
+        }
+    };
+    read_shape(tt_flag::runtime_tensor_shape, "tensor shape", t.tensor);
+    read_shape(tt_flag::runtime_shard_shape, "shard shape", t.shard);
+    word_reader& br = reader(tt_flag::runtime_bank_coords);
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> seen;
+    for (std::uint32_t b = 0; b < banks; b += 2) {
+        auto [i, w] = br.take(
+            "the coords of banks " + std::to_string(b) + ".." + std::to_string(std::min(b + 1, banks - 1)), config);
+        for (std::uint32_t k = 0; k < 2; ++k) {
+            const std::uint32_t half = (w >> (16 * k)) & 0xFFFFU;
+            if (b + k >= banks) {
+                if (half != 0)
+                    throw usage_error(br.where(i) + " (coords): the high half " + hex32(half) + " names bank " +
+                                      std::to_string(b + k) + ", but there are " + std::to_string(banks) +
+                                      "; it must be 0");
+                continue;
+            }
+            const core_coord c{half >> 8, half & 0xFFU};
+            if (c.x >= tt_coord_limit || c.y >= tt_coord_limit)
+                throw usage_error(br.where(i) + " (coords): bank " + std::to_string(b + k) + " at " + to_string(c) +
+                                  " is off the NoC: a coordinate is a 6-bit node id, at most 63");
+            const auto [it, fresh] = seen.emplace(std::make_pair(c.x, c.y), b + k);
+            if (!fresh)
+                throw usage_error(br.where(i) + " (coords): bank " + std::to_string(b + k) + " at " + to_string(c) +
+                                  " is also bank " + std::to_string(it->second));
+            t.banks.push_back(c);
+        }
+    }
+    for (word_reader* r : {&cw, &rw})
+        if (r->next < r->words.size())
+            throw usage_error(r->where(r->next) + ": trailing word; config " + hex32(config) + " with rank " +
+                              std::to_string(rank) + " and " + std::to_string(banks) + " banks takes " +
+                              std::to_string(r->next) + " words here");
+    return t;
+}
+
+distribution_spec spec_of_tt(const tt_decoded& t, std::uint64_t page_size, std::uint64_t bank_base) {
+    distribution_spec s;
+    s.tensor = t.tensor;
+    s.shard = t.shard;
+    s.page.kind = page_kind::pages;
+    s.element_size = page_size;
+    s.bank_base = bank_base;
+    s.strat = strategy::round_robin_1d;
+    s.orient = orientation::row_major;
+    // A run of banks stepping along x in one row is one range: row-major walks it in the
+    // same order, and the spec stays short.
+    for (const core_coord& c : t.banks) {
+        if (!s.cores.empty()) {
+            core_range& last = s.cores.back();
+            if (last.start.y == c.y && last.end.y == c.y && last.end.x + 1 == c.x) {
+                last.end.x = c.x;
+                continue;
+            }
+        }
+        s.cores.push_back({c, c});
+    }
+    return s;
+}
+
+const tt_arch_info& arch_info(tt_arch a) {
+    // NOC_ADDR_LOCAL_BITS / NOC_ADDR_NODE_ID_BITS from tt-metal's noc_parameters.h of each
+    // arch (tt_metal/hw/inc/internal/tt-1xx/{wormhole,blackhole}/noc/noc_parameters.h:
+    // 36 and 6; Grayskull's was 32 and 6), and MEM_L1_SIZE from its dev_mem_map.h:
+    // Grayskull 1024 KiB, Wormhole (1464 * 1024) = 1,499,136 bytes, Blackhole
+    // (1536 * 1024) = 1,572,864 bytes.
+    static constexpr tt_arch_info infos[] = {
+        {"grayskull", 32, 6, 1024ULL * 1024},
+        {"wormhole_b0", 36, 6, 1464ULL * 1024},
+        {"blackhole", 36, 6, 1536ULL * 1024},
+    };
+    return infos[static_cast<std::size_t>(a)];
+}
+
+tt_arch parse_tt_arch(std::string_view text, std::string_view what) {
+    const std::string t = lower(text);
+    if (t == "grayskull") return tt_arch::grayskull;
+    if (t == "wormhole_b0" || t == "wormhole") return tt_arch::wormhole_b0;
+    if (t == "blackhole") return tt_arch::blackhole;
+    throw usage_error(std::string(what) + " " + quote_value(text) + ": expected wormhole_b0, blackhole or grayskull");
+}
+
+std::uint64_t tt_noc_xy_addr(tt_arch a, std::uint32_t x, std::uint32_t y, std::uint64_t address) {
+    const tt_arch_info& info = arch_info(a);
+    const std::uint64_t id_limit = 1ULL << info.id_bits;
+    if (x >= id_limit || y >= id_limit)
+        throw usage_error(std::string(info.name) + ": core (" + std::to_string(x) + "," + std::to_string(y) +
+                          ") does not fit the " + std::to_string(info.id_bits) + "-bit NoC node id");
+    if (address >> info.local_bits)
+        throw usage_error(std::string(info.name) + ": address " + hex64(address) + " does not fit the " +
+                          std::to_string(info.local_bits) + " local address bits");
+    return (std::uint64_t{y} << (info.local_bits + info.id_bits)) | (std::uint64_t{x} << info.local_bits) | address;
+}
+
+int run_tt_convert(const tt_convert& c, const distribution_spec& spec, std::ostream& out, std::ostream& err) {
+    if (c.from_words) {
+        const distribution_spec s = spec_of_tt(decode_tt_words(c.ct, c.crta), c.page_size, c.bank_base);
+        (void)make_distribution(s);  // e.g. a tensor past 2^32 pages: refused with the rule
+        out << spec_to_json(s) << "\n";
+        return 0;
+    }
+    const distribution d = make_distribution(spec);
+    tt_words w;
+    const std::string why = to_tt_words(d, c.flags, w);
+    if (!why.empty()) {
+        err << "ndshard convert: no tt-metal accessor words for this spec: " << why << "\n";
+        return 1;
+    }
+    nlohmann::ordered_json j;
+    j["config"] = w.compile_time[0];
+    j["flags"] = describe_tt_config(w.compile_time[0]);
+    j["compile_time"] = w.compile_time;
+    j["common_runtime"] = w.common_runtime;
+    if (c.arch) {
+        j["arch"] = arch_info(*c.arch).name;
+        // A DRAM bank's NoC address comes from the device's bank table, not from its
+        // coordinate word, so only L1 banks get one here.
+        if (!(c.flags & tt_flag::is_dram)) {
+            nlohmann::ordered_json banks = nlohmann::ordered_json::array();
+            for (std::size_t b = 0; b < d.cores.size(); ++b)
+                banks.push_back(
+                    {{"bank", b},
+                     {"x", d.cores[b].x},
+                     {"y", d.cores[b].y},
+                     {"noc_addr", hex64(tt_noc_xy_addr(*c.arch, d.cores[b].x, d.cores[b].y, d.bank_base))}});
+            j["banks"] = banks;
+        }
+    }
+    out << j.dump() << "\n";
+    return 0;
+}
+
+}  // namespace ndshard::cli
