@@ -30,12 +30,15 @@ std::vector<std::string> with(std::vector<std::string> head, const std::vector<s
 }
 
 TEST(CliErrors, NoCommandOrUnknownCommand) {
-    expect_rejected({{}, "ndshard: give a command: map, show, explain, svg, convert, sim or conform (see --help)"});
+    expect_rejected(
+        {{}, "ndshard: give a command: map, show, explain, svg, convert, sim, conform or locate (see --help)"});
     expect_rejected(
         {{"mop"},
-         "ndshard: unknown command \"mop\"; the commands are map, show, explain, svg, convert, sim and conform"});
+         "ndshard: unknown command \"mop\"; the commands are map, show, explain, svg, convert, sim, conform and "
+         "locate"});
     expect_rejected({{"--tensor", "3"},
-                     "ndshard: \"--tensor\": give a command first: map, show, explain, svg, convert, sim or conform"});
+                     "ndshard: \"--tensor\": give a command first: map, show, explain, svg, convert, sim, conform or "
+                     "locate"});
 }
 
 TEST(CliErrors, Map) {
@@ -67,6 +70,37 @@ TEST(CliErrors, Map) {
                      "ndshard map: spec JSON: unknown key \"colour\" (keys: tensor, shard, grid, cores, page, "
                      "orientation, strategy, element_size, alignment, bank_base, interleaved, banks)"});
     expect_rejected({{"map", "--tensor"}, "ndshard map: --tensor: 1 required DIMS missing"});
+}
+
+// A dim of 2^64 or more is refused by the 64-bit number parser; 2^64-1 itself parses and is
+// refused by the 32-bit page rule, with its exact value (it was once printed ">= 2^64"
+// beside "does not fit 32 bits", mixing the two limits).
+TEST(CliErrors, HugeDimsSayWhichLimitTheyBreak) {
+    const std::string past_64 = ": does not fit 64 bits (the maximum is 18446744073709551615)";
+    const std::string past_32 = " does not fit 32 bits (at most 2^32-1 pages per dim) [rule ";
+    struct dims_case {
+        std::string tensor, shard, message;  // map --tensor T --shard S --grid 1x1
+    };
+    for (const dims_case& c : std::vector<dims_case>{
+             {"18446744073709551616", "1",
+              "--tensor \"18446744073709551616\": dim 1 \"18446744073709551616\"" + past_64},
+             {"99999999999999999999999", "1",
+              "--tensor \"99999999999999999999999\": dim 1 \"99999999999999999999999\"" + past_64},
+             {"18446744073709551615", "1",
+              "invalid spec: tensor page dim 18446744073709551615 of [18446744073709551615]" + past_32 +
+                  "tensor_pages_32bit]"},
+             {"4294967296,1", "1,1",
+              "invalid spec: tensor page dim 4294967296 of [4294967296,1]" + past_32 + "tensor_pages_32bit]"},
+             {"8", "18446744073709551615",
+              "invalid spec: shard page dim 18446744073709551615 of [18446744073709551615]" + past_32 +
+                  "shard_pages_32bit]"}})
+        expect_rejected(
+            {{"map", "--tensor", c.tensor, "--shard", c.shard, "--grid", "1x1"}, "ndshard map: " + c.message});
+    expect_rejected({with({"map", "--bank-base", "18446744073709551615"}, proposal),
+                     "ndshard map: invalid spec: bank base 18446744073709551615 does not fit 32 bits (addresses are "
+                     "at most 2^32-1) [rule address_32bit]"});
+    expect_rejected({{"map", "--spec", "{\"tensor\":[18446744073709551616],\"shard\":[1],\"grid\":\"1x1\"}"},
+                     "ndshard map: spec.tensor: dim 1 1.8446744073709552e+19: not a non-negative integer below 2^64"});
 }
 
 TEST(CliErrors, Show) {

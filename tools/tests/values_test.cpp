@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "ndshard/cli/spec_input.hpp"
 
@@ -123,6 +124,47 @@ TEST(CliValues, QuotingKeepsMessagesOnOneLine) {
     EXPECT_EQ(quote_value(std::string(100, 'x')), "\"" + std::string(64, 'x') + "...\"");
     const std::string message = error_of([] { parse_shape("3\n,\x01", "--tensor"); });
     EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+}
+
+// tt-metal's and ttnn's enum spellings (issue 14), as tt-metal writes them (buffer_types.hpp:
+// ShardOrientation::ROW_MAJOR / COL_MAJOR, ShardDistributionStrategy::ROUND_ROBIN_1D /
+// GRID_2D; Layout::TILE / ROW_MAJOR), any case, bare or qualified as C++ and Python print them.
+// The value a spec flag's text means, in ndshard's own spelling (the parsers' inverse).
+std::string parsed_as(const std::string& flag, const std::string& text) {
+    if (flag == "--orientation") return to_string(parse_orientation(text, flag));
+    if (flag == "--strategy") return to_string(parse_strategy(text, flag));
+    return format_page(parse_page(text, flag));
+}
+
+TEST(CliValues, TtMetalEnumSpellings) {
+    struct spelling {
+        std::string flag, text, ours;  // `flag text` means the value ndshard spells `ours`
+    };
+    for (const spelling& c :
+         std::vector<spelling>{{"--orientation", "ROW_MAJOR", "row_major"},
+                               {"--orientation", "COL_MAJOR", "col_major"},
+                               {"--orientation", "Col_Major", "col_major"},
+                               {"--orientation", "ShardOrientation::COL_MAJOR", "col_major"},
+                               {"--orientation", "tt::tt_metal::ShardOrientation::ROW_MAJOR", "row_major"},
+                               {"--orientation", "ttnn.ShardOrientation.COL_MAJOR", "col_major"},
+                               {"--orientation", " row_major ", "row_major"},
+                               {"--strategy", "ROUND_ROBIN_1D", "round_robin_1d"},
+                               {"--strategy", "GRID_2D", "grid_2d"},
+                               {"--strategy", "CONTIGUOUS_1D", "contiguous_1d"},
+                               {"--strategy", "ShardDistributionStrategy::GRID_2D", "grid_2d"},
+                               {"--strategy", "ttnn.ShardDistributionStrategy.ROUND_ROBIN_1D", "round_robin_1d"},
+                               {"--page", "TILE", "tile"},
+                               {"--page", "Layout::TILE", "tile"},
+                               {"--page", "ttnn.Layout.ROW_MAJOR", "row_major"},
+                               {"--page", "TILE:16X32", "tile:16x32"}})
+        EXPECT_EQ(parsed_as(c.flag, c.text), c.ours) << c.flag << " " << c.text;
+    // A qualifier naming another enum, or a word no enum has, is refused as before.
+    for (const spelling& c : std::vector<spelling>{
+             {"--orientation", "Layout::ROW_MAJOR", "expected row_major or col_major"},
+             {"--orientation", "ROW-MAJOR", "expected row_major or col_major"},
+             {"--strategy", "ShardOrientation::GRID_2D", "expected round_robin_1d, contiguous_1d or grid_2d"},
+             {"--page", "ShardOrientation::ROW_MAJOR", "expected pages, tile, tile:HxW or row"}})
+        EXPECT_EQ(error_of([&] { parsed_as(c.flag, c.text); }), c.flag + " \"" + c.text + "\": " + c.ours);
 }
 
 }  // namespace

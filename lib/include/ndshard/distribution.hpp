@@ -194,31 +194,36 @@ inline distribution make_distribution(const distribution_spec& spec) {
         cores = detail::grid_2d_cores(r, spec.orient, gh, gw);
     }
 
-    // 32-bit device limits (host counts stay 64-bit).
+    // 32-bit device limits (host counts stay 64-bit). A page dim and the bank base are the
+    // user's own numbers (a page dim is at most the element dim), never a saturated
+    // product, so they print exactly: dim 2^64-1 -> "18446744073709551615", not ">= 2^64".
     for (auto d : tp)
         if (d >= two_pow_32)
-            reject("tensor_pages_32bit",
-                   "tensor page dim " + show(d) + " of " + to_string(tp) + " does not fit 32 bits");
+            reject("tensor_pages_32bit", "tensor page dim " + std::to_string(d) + " of " + to_string(tp) +
+                                             " does not fit 32 bits (at most 2^32-1 pages per dim)");
     if (volume_of(tp, true) >= two_pow_32)
         reject("tensor_pages_32bit", "tensor page grid " + to_string(tp) + " spans " + show(volume_of(tp, true)) +
                                          " page ids (zero dims counted as 1); the limit is 2^32-1");
     for (auto d : sp)
         if (d >= two_pow_32)
-            reject("shard_pages_32bit", "shard page dim " + show(d) + " of " + to_string(sp) + " does not fit 32 bits");
+            reject("shard_pages_32bit", "shard page dim " + std::to_string(d) + " of " + to_string(sp) +
+                                            " does not fit 32 bits (at most 2^32-1 pages per dim)");
     if (volume_of(sp) >= two_pow_32)
         reject("shard_pages_32bit",
                "shard " + to_string(sp) + " holds " + show(volume_of(sp)) + " pages; the limit is 2^32-1");
     const std::uint64_t aligned =
         page_size == saturated ? saturated : sat_mul(ceil_div(page_size, spec.alignment), spec.alignment);
     if (aligned >= two_pow_32)
-        reject("page_size_32bit", "aligned page size " + show(aligned) + " bytes does not fit 32 bits");
+        reject("page_size_32bit",
+               "aligned page size " + show(aligned) + " bytes does not fit 32 bits (at most 2^32-1 bytes)");
 
     const page_layout layout =
         make_page_layout(folded, sp, cores.size(),
                          spec.strat == strategy::contiguous_1d ? deal_rule::contiguous : deal_rule::round_robin,
                          spec.strat == strategy::grid_2d);
     if (spec.bank_base >= two_pow_32)
-        reject("address_32bit", "bank base " + show(spec.bank_base) + " does not fit 32 bits");
+        reject("address_32bit",
+               "bank base " + std::to_string(spec.bank_base) + " does not fit 32 bits (addresses are at most 2^32-1)");
     const std::uint64_t end = sat_add(spec.bank_base, sat_mul(layout.reserved_pages_per_core(), aligned));
     if (end > two_pow_32)
         reject("address_32bit", "bank base " + show(spec.bank_base) + " + " + show(layout.reserved_pages_per_core()) +

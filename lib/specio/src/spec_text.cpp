@@ -64,15 +64,49 @@ core_range json_grid(const json& value, const std::string& label) {
     return parse_grid(std::to_string(x) + "x" + std::to_string(y), label);
 }
 
+// One CoreCoord as ttnn writes it: {"x":3,"y":2}, exactly those two keys.
+core_coord json_core_coord(const json& value, const std::string& label) {
+    if (!value.is_object() || value.size() != 2 || !value.contains("x") || !value.contains("y"))
+        wrong_type(label, "a CoreCoord {\"x\":X,\"y\":Y}", value);
+    core_coord c;
+    for (auto [axis, into] : {std::pair<const char*, std::uint32_t*>{"x", &c.x}, {"y", &c.y}}) {
+        const std::uint64_t v = json_u64(value[axis], label + "." + axis);
+        if (v > 0xffffffffu) throw input_error(label + "." + axis + ": " + std::to_string(v) + " does not fit 32 bits");
+        *into = static_cast<std::uint32_t>(v);
+    }
+    return c;
+}
+
+// One item of a core list: a string of ranges, or a CoreRange as ttnn's to_json writes it,
+// {"start":{"x":0,"y":0},"end":{"x":3,"y":2}} (both corners included).
+void append_core_item(const json& item, const std::string& label, std::vector<core_range>& out) {
+    if (item.is_string()) {
+        const auto part = parse_cores(item.get_ref<const std::string&>(), label);
+        out.insert(out.end(), part.begin(), part.end());
+        return;
+    }
+    if (!item.is_object() || item.size() != 2 || !item.contains("start") || !item.contains("end"))
+        wrong_type(label,
+                   "a core range string like \"(0,0)-(1,1)\" or a CoreRange "
+                   "{\"start\":{\"x\":0,\"y\":0},\"end\":{\"x\":1,\"y\":1}}",
+                   item);
+    out.push_back({json_core_coord(item["start"], label + ".start"), json_core_coord(item["end"], label + ".end")});
+}
+
+// "(0,0)-(1,1),(3,3)"; a list of such strings; a CoreRangeSet as ttnn serialises it (a list
+// of CoreRange objects, see append_core_item), bare or as {"ranges":[...]}.
 std::vector<core_range> json_cores(const json& value, const std::string& label) {
     if (value.is_string()) return parse_cores(value.get_ref<const std::string&>(), label);
-    if (!value.is_array() || value.empty())
-        wrong_type(label, "core ranges \"(0,0)-(1,1),(3,3)\" or a list of them", value);
+    const bool wrapped = value.is_object() && value.size() == 1 && value.contains("ranges");
+    const json& list = wrapped ? value["ranges"] : value;
+    const std::string at = wrapped ? label + ".ranges" : label;
+    if (!list.is_array() || list.empty())
+        wrong_type(at,
+                   "core ranges \"(0,0)-(1,1),(3,3)\", a list of them, or a CoreRangeSet "
+                   "[{\"start\":{\"x\":0,\"y\":0},\"end\":{\"x\":1,\"y\":1}},...]",
+                   value);
     std::vector<core_range> out;
-    for (const json& item : value) {
-        const auto part = parse_cores(json_string(item, label, "a core range string like \"(0,0)-(1,1)\""), label);
-        out.insert(out.end(), part.begin(), part.end());
-    }
+    for (std::size_t i = 0; i < list.size(); ++i) append_core_item(list[i], at + "[" + std::to_string(i) + "]", out);
     return out;
 }
 
@@ -82,13 +116,22 @@ json parse_object(std::string_view text) {
     if (text.size() > max_spec_bytes)
         throw input_error("spec JSON: " + std::to_string(text.size()) + " bytes; a spec is at most 1 MiB");
     std::set<std::string> seen;
-    auto guard = [&seen](int depth, json::parse_event_t event, json& parsed) {
-        if (event == json::parse_event_t::object_start && depth > 0)
-            throw input_error("spec JSON: nested objects are not part of a spec");
-        if (event == json::parse_event_t::array_start && depth > 1)
-            throw input_error("spec JSON: nested lists are not part of a spec");
+    std::string key;  // the top-level key whose value is being read
+    auto guard = [&seen, &key](int depth, json::parse_event_t event, json& parsed) {
+        // "cores" alone may hold ttnn's CoreRangeSet: {"ranges":[{"start":{"x":0,..},..}]}
+        // nests containers 4 deep below the spec object; nothing else nests at all.
+        const bool core_set = key == "cores" && depth > 0;
+        if (event == json::parse_event_t::object_start && depth > (core_set ? 4 : 0))
+            throw input_error(core_set ? "spec JSON: \"cores\" nests deeper than a CoreRangeSet "
+                                         "[{\"start\":{\"x\":0,\"y\":0},\"end\":{\"x\":1,\"y\":1}}]"
+                                       : "spec JSON: nested objects are not part of a spec (only \"cores\" takes "
+                                         "a CoreRangeSet as ttnn writes it)");
+        if (event == json::parse_event_t::array_start && depth > (core_set ? 2 : 1))
+            throw input_error(core_set ? "spec JSON: \"cores\" nests deeper than a CoreRangeSet "
+                                         "[{\"start\":{\"x\":0,\"y\":0},\"end\":{\"x\":1,\"y\":1}}]"
+                                       : "spec JSON: nested lists are not part of a spec");
         if (event == json::parse_event_t::key && depth == 1) {
-            const std::string& key = parsed.get_ref<const std::string&>();
+            key = parsed.get_ref<const std::string&>();
             if (!seen.insert(key).second) throw input_error("spec JSON: key " + quote_value(key) + " appears twice");
         }
         return true;
@@ -151,21 +194,12 @@ std::string join(const shape& s) {
 }  // namespace
 
 void merge_into(spec_fields& base, const spec_fields& over) {
-    auto take = [](auto& into, const auto& from) {
-        if (from) into = from;
-    };
-    take(base.tensor, over.tensor);
-    take(base.shard, over.shard);
-    take(base.grid, over.grid);
-    take(base.cores, over.cores);
-    take(base.page, over.page);
-    take(base.orient, over.orient);
-    take(base.strat, over.strat);
-    take(base.element_size, over.element_size);
-    take(base.alignment, over.alignment);
-    take(base.bank_base, over.bank_base);
-    take(base.interleaved, over.interleaved);
-    take(base.banks, over.banks);
+    // Field by field over the two lists of spec_fields::all(): a set field of `over` wins.
+    std::apply(
+        [&over](auto&... into) {
+            std::apply([&into...](const auto&... from) { ((from ? void(into = from) : void()), ...); }, over.all());
+        },
+        base.all());
     // A grid or core list given later replaces the other form given earlier.
     if (over.grid) base.cores.reset();
     if (over.cores) base.grid.reset();
@@ -228,7 +262,9 @@ std::vector<std::pair<std::string, std::string>> json_as_flag_text(std::string_v
     for (const auto& [key, value] : doc.items()) {
         const std::string label = "spec." + key;
         std::string flag_text;
-        if (value.is_string()) {
+        if (key == "cores" && !value.is_string()) {
+            flag_text = format_cores(json_cores(value, label));  // ttnn's nested form, as flag text
+        } else if (value.is_string()) {
             flag_text = value.get<std::string>();
         } else if (value.is_boolean()) {
             flag_text = value.get<bool>() ? "true" : "false";

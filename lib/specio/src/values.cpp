@@ -96,6 +96,26 @@ core_coord core_in_parens(cursor& cur, std::string_view what) {
 
 }  // namespace
 
+std::string enum_spelling(std::string_view text, std::string_view enum_name) {
+    std::string_view body = trim(text);
+    // Drop "<anything>EnumName::" or "<anything>EnumName." when the qualifier names this enum,
+    // compared case-insensitively like the value.
+    const auto lower = [](std::string_view v) {
+        std::string out(v);
+        for (char& c : out)
+            if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+        return out;
+    };
+    const std::string folded = lower(body), name = lower(enum_name);
+    for (std::string_view sep : {"::", "."}) {
+        const std::size_t at = folded.rfind(name + std::string(sep));
+        const bool whole_word =
+            at == 0 || (at != std::string::npos && (folded[at - 1] == '.' || folded[at - 1] == ':'));
+        if (at != std::string::npos && whole_word) return folded.substr(at + name.size() + sep.size());
+    }
+    return folded;
+}
+
 std::string quote_value(std::string_view text) {
     static constexpr char hex[] = "0123456789abcdef";
     std::string out = "\"";
@@ -197,7 +217,8 @@ core_coord parse_core(std::string_view text, std::string_view what) {
 }
 
 page_config parse_page(std::string_view text, std::string_view what) {
-    const std::string_view body = trim(text);
+    const std::string spelled = enum_spelling(text, "Layout");  // tt-metal: Layout::TILE, Layout::ROW_MAJOR
+    const std::string_view body = spelled;
     if (body == "pages") return {page_kind::pages};
     if (body == "row" || body == "row_major") return {page_kind::row_major};
     if (body == "tile") return {page_kind::tile};
@@ -217,14 +238,14 @@ page_config parse_page(std::string_view text, std::string_view what) {
 }
 
 orientation parse_orientation(std::string_view text, std::string_view what) {
-    const std::string_view body = trim(text);
+    const std::string body = enum_spelling(text, "ShardOrientation");
     if (body == "row_major") return orientation::row_major;
     if (body == "col_major") return orientation::col_major;
     fail(what, text, "expected row_major or col_major");
 }
 
 strategy parse_strategy(std::string_view text, std::string_view what) {
-    const std::string_view body = trim(text);
+    const std::string body = enum_spelling(text, "ShardDistributionStrategy");
     for (strategy s : {strategy::round_robin_1d, strategy::contiguous_1d, strategy::grid_2d})
         if (body == to_string(s)) return s;
     fail(what, text, "expected round_robin_1d, contiguous_1d or grid_2d");

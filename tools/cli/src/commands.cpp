@@ -3,6 +3,7 @@
 #include "ndshard/cli/commands.hpp"
 
 #include <algorithm>
+#include <array>
 #include <random>
 #include <new>
 #include <sstream>
@@ -13,6 +14,7 @@
 #include "ndshard/cli/spec_input.hpp"
 #include "ndshard/conform/runner.hpp"
 #include "ndshard/distribution.hpp"
+#include "ndshard/version.hpp"
 #include "sim_glue.hpp"
 
 namespace ndshard::cli {
@@ -84,10 +86,23 @@ std::string examples(std::initializer_list<const char*> lines) {
     return out;
 }
 
+// A command that reads a spec: the subcommand, its spec flags and its --help footer (what it
+// prints, then examples). The caller adds the command's own flags.
+CLI::App* add_spec_command(CLI::App& app, const char* name, const char* summary, spec_flags& flags,
+                           const std::string& about, std::initializer_list<const char*> example_lines) {
+    CLI::App* command = app.add_subcommand(name, summary);
+    add_spec_flags(command, flags);
+    command->footer(about + examples(example_lines));
+    return command;
+}
+
+// "height", or tt-metal's TensorMemoryLayout spelling "HEIGHT_SHARDED" (any case, qualified or not).
 legacy_layout parse_legacy_layout(const std::string& text) {
+    std::string word = enum_spelling(text, "TensorMemoryLayout");
+    if (word.ends_with("_sharded") && word != "interleaved_sharded") word.resize(word.size() - 8);
     for (legacy_layout k :
          {legacy_layout::interleaved, legacy_layout::height, legacy_layout::width, legacy_layout::block})
-        if (text == to_string(k)) return k;
+        if (word == to_string(k)) return k;
     throw usage_error("--from " + quote_value(text) + ": expected interleaved, height, width or block");
 }
 
@@ -108,11 +123,13 @@ legacy_spec legacy_of(const convert_flags& c, const spec_flags& f) {
     refuse(t.element_size, "--element-size", "legacy shapes are in pages; give --page-size");
     if (t.interleaved) throw usage_error("--interleaved: with --from, say --from interleaved");
     if (!t.tensor) throw usage_error("no tensor shape: give --tensor, in pages");
-    l.tensor = parse_shape(*t.tensor, "--tensor");
     if (t.grid && t.cores) throw usage_error("--grid and --cores: give one core list, not both");
-    if (t.grid) l.cores = {parse_grid(*t.grid, "--grid")};
-    else if (t.cores) l.cores = parse_cores(*t.cores, "--cores");
-    else if (t.banks) l.cores = banks_row(parse_u64(*t.banks, "--banks"), "--banks");
+    // The flags a legacy layout shares with an ND spec are read by the same parsers.
+    const spec_fields s = fields_from_flags(t);
+    l.tensor = *s.tensor;
+    if (s.grid) l.cores = {*s.grid};
+    else if (s.cores) l.cores = *s.cores;
+    else if (s.banks) l.cores = banks_row(*s.banks, "--banks");
     else throw usage_error("no cores: give --grid XxY, --cores (x0,y0)-(x1,y1) or --banks B");
     if ((t.grid || t.cores) && t.banks) throw usage_error("--banks: give the banks as --banks or as --grid/--cores");
     const bool wants_height = l.layout == legacy_layout::height || l.layout == legacy_layout::block;
@@ -125,10 +142,10 @@ legacy_spec legacy_of(const convert_flags& c, const spec_flags& f) {
                           (wants_width ? " needs --shard-width (pages)" : " takes no --shard-width"));
     if (c.shard_height) l.shard_height = parse_u64(*c.shard_height, "--shard-height");
     if (c.shard_width) l.shard_width = parse_u64(*c.shard_width, "--shard-width");
-    if (t.orientation) l.orient = parse_orientation(*t.orientation, "--orientation");
     if (c.page_size) l.page_size = parse_u64(*c.page_size, "--page-size");
-    if (t.alignment) l.alignment = parse_u64(*t.alignment, "--alignment");
-    if (t.bank_base) l.bank_base = parse_u64(*t.bank_base, "--bank-base");
+    l.orient = s.orient.value_or(l.orient);
+    l.alignment = s.alignment.value_or(l.alignment);
+    l.bank_base = s.bank_base.value_or(l.bank_base);
     return l;
 }
 
@@ -157,10 +174,28 @@ void legacy_flags_from_json(const std::string& text, convert_flags& c, spec_flag
     if (f.text.grid && f.text.cores) f.text.grid.reset();  // the flags' list replaces the JSON's
 }
 
-const char* name_of(const command& cmd) {
-    static constexpr const char* names[] = {"map", "show", "explain", "svg", "convert", "sim", "conform"};
-    return names[cmd.index()];
+// The subcommands, in the order of the `command` variant: every list of them that a
+// message prints, and every "ndshard NAME: " prefix, is taken from here.
+constexpr std::array<const char*, std::variant_size_v<command>> command_names = {
+    "map", "show", "explain", "svg", "convert", "sim", "conform", "locate"};
+
+const char* name_of(const command& cmd) { return command_names[cmd.index()]; }
+
+bool is_command(const std::string& word) {
+    return std::find(command_names.begin(), command_names.end(), word) != command_names.end();
 }
+
+// "map, show, ..., conform or locate" (joined with `last` before the final name).
+std::string command_list(const char* last) {
+    std::string out;
+    for (std::size_t i = 0; i < command_names.size(); ++i)
+        out += std::string(i == 0 ? "" : i + 1 == command_names.size() ? last : ", ") + command_names[i];
+    return out;
+}
+
+// The one error line format: "ndshard svg: " once, then the message. Messages thrown below
+// the command line (renderers, parsers) never carry a command name of their own.
+std::string error_line(const std::string& who, const std::string& message) { return who + ": " + one_line(message); }
 
 int run_map(const map_command& c, std::ostream& out) {
     const distribution d = make_distribution(c.spec);
@@ -219,50 +254,54 @@ parse_result parse_args(std::vector<std::string> args, const parse_options& opti
     std::optional<std::string> format, color, highlight;
     convert_flags convert;
 
-    CLI::App* map = app.add_subcommand("map", "every core's slots as page ids (JSON or CSV)");
-    add_spec_flags(map, map_flags);
-    add_text(map, "--format", format, "json (default) | csv (core_x,core_y,slot,page; empty page = padding)", "FORMAT");
-    map->footer(
+    CLI::App* map = add_spec_command(
+        app, "map", "every core's slots as page ids (JSON or CSV)", map_flags,
         "\nJSON: {\"tensor_pages\":[..],\"shard_pages\":[..],\"num_shards\":N,\"max_shards_per_core\":M,\n"
         "\"shard_volume\":V,\"cores\":[{\"x\":X,\"y\":Y,\"pages\":[page id or null, ...]}, ...]}: every core of\n"
         "the list (grid_2d: the trimmed list) with all M*V slots in device order, null = padding.\n" +
-        std::string(spec_keys_help) +
-        examples({"ndshard map --tensor 3,7,5 --shard 2,2,2 --grid 2x3",
-                  "ndshard map --tensor 2,64,96 --shard 1,32,64 --page tile --cores \"(0,0)-(3,3)\"",
-                  "ndshard map --tensor 3,2,2,3,4 --shard 1,1,2,2,4 --page row --cores \"(0,0)-(1,4)\" "
-                  "--orientation col_major",
-                  "ndshard map --format csv --spec '{\"tensor\":[4,8,8],\"interleaved\":true,\"banks\":12}'"}));
+            std::string(spec_keys_help),
+        {"ndshard map --tensor 3,7,5 --shard 2,2,2 --grid 2x3",
+         "ndshard map --tensor 2,64,96 --shard 1,32,64 --page tile --cores \"(0,0)-(3,3)\"",
+         "ndshard map --tensor 3,2,2,3,4 --shard 1,1,2,2,4 --page row --cores \"(0,0)-(1,4)\" "
+         "--orientation col_major",
+         "ndshard map --format csv --spec '{\"tensor\":[4,8,8],\"interleaved\":true,\"banks\":12}'"});
+    add_text(map, "--format", format, "json (default) | csv (core_x,core_y,slot,page; empty page = padding)", "FORMAT");
 
-    CLI::App* show = app.add_subcommand("show", "a terminal view: every core's shards as blocks of page ids");
-    add_spec_flags(show, show_flags);
+    CLI::App* show =
+        add_spec_command(app, "show", "a terminal view: every core's shards as blocks of page ids", show_flags,
+                         "\nOne header line of facts, then per core its slots: each shard as a block of page ids\n"
+                         "(last dim across, the dim before it down, further dims side by side); '.' is padding.\n",
+                         {"ndshard show --tensor 3,7,5 --shard 2,2,2 --grid 2x3",
+                          "ndshard show --tensor 10,10,10 --shard 1,10,10 --grid 2x2 --color always | less -R"});
     add_text(show, "--color", color, "auto (default: when stdout is a terminal) | always | never", "WHEN");
-    show->footer(
-        "\nOne header line of facts, then per core its slots: each shard as a block of page ids\n"
-        "(last dim across, the dim before it down, further dims side by side); '.' is padding.\n" +
-        examples({"ndshard show --tensor 3,7,5 --shard 2,2,2 --grid 2x3",
-                  "ndshard show --tensor 10,10,10 --shard 1,10,10 --grid 2x2 --color always | less -R"}));
 
-    CLI::App* explain = app.add_subcommand("explain", "the facts a kernel writer needs about a distribution");
-    add_spec_flags(explain, explain_flags);
-    explain->footer(
-        "\nPages, shard grid, shards per core (core groups), padding, bytes per core, whether a\n"
-        "legacy layout (interleaved / HEIGHT / WIDTH / BLOCK) gives the same mapping, the squeezed\n"
-        "shapes and the accessor's argument words (all runtime and all compile-time).\n" +
-        examples({"ndshard explain --tensor 3,7,5 --shard 2,2,2 --grid 2x3",
-                  "ndshard explain --tensor 2,64,96 --shard 1,32,64 --page tile --grid 4x4"}));
+    CLI::App* explain =
+        add_spec_command(app, "explain", "the facts a kernel writer needs about a distribution", explain_flags,
+                         "\nPages, shard grid, shards per core (core groups), padding, bytes per core, whether a\n"
+                         "legacy layout (interleaved / HEIGHT / WIDTH / BLOCK) gives the same mapping, the squeezed\n"
+                         "shapes and the accessor's argument words (all runtime and all compile-time).\n",
+                         {"ndshard explain --tensor 3,7,5 --shard 2,2,2 --grid 2x3",
+                          "ndshard explain --tensor 2,64,96 --shard 1,32,64 --page tile --grid 4x4"});
 
-    CLI::App* svg = app.add_subcommand("svg", "an SVG picture of the distribution, written to stdout");
-    add_spec_flags(svg, svg_flags);
-    add_text(svg, "--highlight-core", highlight, "emphasise the core at X,Y and fade the others", "X,Y");
-    svg->footer(
+    CLI::App* svg = add_spec_command(
+        app, "svg", "an SVG picture of the distribution, written to stdout", svg_flags,
         "\nThe tensor's page grid, one cell per page coloured by its core (rank 3: a 3D block; rank 4+:\n"
         "a row of blocks; rank 1-2: a flat grid), padding as dashed outlines, the cores on the core\n"
-        "grid with their stacked slots, and a legend.\n" +
-        examples({"ndshard svg --tensor 3,7,5 --shard 2,2,2 --grid 2x3 > proposal.svg",
-                  "ndshard svg --tensor 10,10,10 --shard 1,10,10 --grid 2x2 --highlight-core 1,0 > x.svg"}));
+        "grid with their stacked slots, and a legend.\n",
+        {"ndshard svg --tensor 3,7,5 --shard 2,2,2 --grid 2x3 > proposal.svg",
+         "ndshard svg --tensor 10,10,10 --shard 1,10,10 --grid 2x2 --highlight-core 1,0 > x.svg"});
+    add_text(svg, "--highlight-core", highlight, "emphasise the core at X,Y and fade the others", "X,Y");
 
-    CLI::App* conv = app.add_subcommand("convert", "legacy layout <-> ND spec JSON");
-    add_spec_flags(conv, convert_spec_flags);
+    CLI::App* conv = add_spec_command(
+        app, "convert", "legacy layout <-> ND spec JSON", convert_spec_flags,
+        "\n--from prints the ND spec JSON (readable by --spec) of a legacy layout; the tensor is in\n"
+        "pages, seen as 2D [H, W] with leading dims folded into H. --to legacy prints the legacy\n"
+        "layout (keys = the --from flags) with exactly the same mapping, or exits 1 with the reason\n"
+        "there is none. That JSON can come back through --spec: convert --spec LEGACY gives the ND spec.\n",
+        {"ndshard convert --from height --tensor 2,64,96 --shard-height 32 --grid 1x4",
+         "ndshard convert --from block --tensor 64,64 --shard-height 32 --shard-width 16 --grid 4x2",
+         "ndshard convert --from interleaved --tensor 4,8,8 --banks 12",
+         "ndshard convert --to legacy --tensor 8,5 --shard 2,5 --grid 4x1"});
     add_text(conv, "--from", convert.from, "legacy -> ND: interleaved | height | width | block (shapes in pages)",
              "LAYOUT");
     add_text(conv, "--to", convert.to, "ND -> legacy: the only value is legacy", "legacy");
@@ -271,15 +310,6 @@ parse_result parse_args(std::vector<std::string> args, const parse_options& opti
     add_text(conv, "--shard-width,--shard_width", convert.shard_width, "legacy WIDTH/BLOCK shard width, pages",
              "PAGES");
     add_text(conv, "--page-size,--page_size", convert.page_size, "legacy page size in bytes; default 1", "BYTES");
-    conv->footer(
-        "\n--from prints the ND spec JSON (readable by --spec) of a legacy layout; the tensor is in\n"
-        "pages, seen as 2D [H, W] with leading dims folded into H. --to legacy prints the legacy\n"
-        "layout (keys = the --from flags) with exactly the same mapping, or exits 1 with the reason\n"
-        "there is none. That JSON can come back through --spec: convert --spec LEGACY gives the ND spec.\n" +
-        examples({"ndshard convert --from height --tensor 2,64,96 --shard-height 32 --grid 1x4",
-                  "ndshard convert --from block --tensor 64,64 --shard-height 32 --shard-width 16 --grid 4x2",
-                  "ndshard convert --from interleaved --tensor 4,8,8 --banks 12",
-                  "ndshard convert --to legacy --tensor 8,5 --shard 2,5 --grid 4x1"}));
 
     CLI::App* sim = app.add_subcommand("sim", "run a kernel on the simulated device and check it");
     std::string op;
@@ -323,24 +353,41 @@ parse_result parse_args(std::vector<std::string> args, const parse_options& opti
                   "ndshard conform --impl ./libmy_accessor.so --law '^page_placement$' --seed 5 --cases 12",
                   "ndshard conform --impl ./libmy_accessor.so --cases 10000 --json > report.json"}));
 
+    spec_flags locate_flags;
+    std::optional<std::string> locate_page_id, locate_coord, locate_at, locate_format;
+    CLI::App* locate = add_spec_command(
+        app, "locate", "where one page lives, or what lives at one core's address", locate_flags,
+        "\nGive one of --page-id, --coord (where the page lives: shard and its coordinate, core and its\n"
+        "index in the core list, slot, offset in the shard and from the bank base, byte address) or\n"
+        "--at (the page at that address, or padding, or not in the buffer, with the reason). --page is\n"
+        "the page kind, as in every command. Constant time in the size of the tensor.\n" +
+            std::string(spec_keys_help),
+        {"ndshard locate --tensor 3,7,5 --shard 2,2,2 --grid 2x3 --page-id 20",
+         "ndshard locate --tensor 3,7,5 --shard 2,2,2 --grid 2x3 --coord 0,4,0 --format json",
+         "ndshard locate --tensor 3,7,5 --shard 2,2,2 --grid 2x3 --at 0,0:8"});
+    add_text(locate, "--page-id,--page_id", locate_page_id, "the page id (row-major over the tensor's page grid)", "N");
+    add_text(locate, "--coord", locate_coord, "the page coordinate, in the tensor's rank", "I,J,K");
+    add_text(locate, "--at", locate_at, "the reverse: what lives at core X,Y, byte address ADDR (decimal or 0x..)",
+             "X,Y:ADDR");
+    add_text(locate, "--format", locate_format, "text (default) | json", "FORMAT");
+
+    app.set_version_flag("--version", std::string("ndshard ") + NDSHARD_VERSION_STRING, "print the version and exit");
+
     auto which = [&]() -> std::string {
         const auto subs = app.get_subcommands();
         return subs.empty() ? "ndshard" : "ndshard " + subs.front()->get_name();
     };
     try {
-        if (args.empty())
-            throw usage_error("give a command: map, show, explain, svg, convert, sim or conform (see --help)");
+        if (args.empty()) throw usage_error("give a command: " + command_list(" or ") + " (see --help)");
         // CLI11 would report an unknown first word as an extra positional argument; say
         // which words are commands instead.
         const std::string& first = args.front();
-        const bool known = first == "map" || first == "show" || first == "explain" || first == "svg" ||
-                           first == "convert" || first == "sim" || first == "conform";
-        if (!known && first != "--help" && first != "-h" && !first.empty() && first.front() == '-')
-            throw usage_error(quote_value(first) +
-                              ": give a command first: map, show, explain, svg, convert, sim or conform");
-        if (!known && (first.empty() || first.front() != '-'))
-            throw usage_error("unknown command " + quote_value(args.front()) +
-                              "; the commands are map, show, explain, svg, convert, sim and conform");
+        const bool known = is_command(first) || first == "--help" || first == "-h" || first == "--version";
+        if (!known && !first.empty() && first.front() == '-')
+            throw usage_error(quote_value(first) + ": give a command first: " + command_list(" or "));
+        if (!known)
+            throw usage_error("unknown command " + quote_value(args.front()) + "; the commands are " +
+                              command_list(" and "));
         std::reverse(args.begin(), args.end());  // CLI11 consumes the vector from the back
         app.parse(args);
         if (map->parsed()) {
@@ -429,27 +476,47 @@ parse_result parse_args(std::vector<std::string> args, const parse_options& opti
                 c.timeout_ms = static_cast<std::uint32_t>(ms);
             }
             result.cmd = c;
+        } else if (locate->parsed()) {
+            const int given = !!locate_page_id + !!locate_coord + !!locate_at;
+            if (given != 1)
+                throw usage_error(
+                    std::string(given ? "--page-id, --coord and --at: give only one" : "give a question") +
+                    ": --page-id N, --coord I,J,K or --at X,Y:ADDR");
+            locate_command c{spec_of(locate_flags, options.allow_files), {}, false};
+            if (locate_page_id) c.query = page_id_query{parse_u64(*locate_page_id, "--page-id")};
+            if (locate_coord) {
+                const shape coord = parse_shape(*locate_coord, "--coord");
+                c.query = page_coord_query{{coord.begin(), coord.end()}};
+            }
+            if (locate_at) c.query = parse_at(*locate_at, "--at");
+            if (locate_format && *locate_format == "json") c.json = true;
+            else if (locate_format && *locate_format != "text")
+                throw usage_error("--format " + quote_value(*locate_format) + ": expected text or json");
+            result.cmd = c;
         }
+    } catch (const CLI::CallForVersion& e) {
+        result.output = std::string(e.what()) + "\n";
+        return result;
     } catch (const CLI::ParseError& e) {
         if (e.get_exit_code() == 0) {  // --help
             result.output = app.help();
             return result;
         }
-        result.error = which() + ": " + one_line(e.what());
+        result.error = error_line(which(), e.what());
         result.exit_code = 2;
     } catch (const usage_error& e) {
-        result.error = which() + ": " + one_line(e.what());
+        result.error = error_line(which(), e.what());
         result.exit_code = 2;
     } catch (const spec_error& e) {
-        result.error = which() + ": invalid spec: " + one_line(e.what());
+        result.error = error_line(which(), std::string("invalid spec: ") + e.what());
         result.exit_code = 2;
     } catch (const std::bad_alloc&) {
-        result.error = which() + ": out of memory while reading the arguments";
+        result.error = error_line(which(), "out of memory while reading the arguments");
         result.exit_code = 3;
     } catch (const std::exception& e) {
         // Anything else thrown while reading arguments came from the user's text (e.g. a
         // shape past rank 8): a usage error, not an internal one.
-        result.error = which() + ": " + one_line(e.what());
+        result.error = error_line(which(), e.what());
         result.exit_code = 2;
     }
     return result;
@@ -476,22 +543,26 @@ int execute(const command& cmd, std::ostream& out, std::ostream& err, const run_
         if (const auto* c = std::get_if<convert_command>(&cmd)) return run_convert(*c, out, err);
         if (const auto* c = std::get_if<sim_command>(&cmd)) return run_sim(*c, out, err);
         if (const auto* c = std::get_if<conform_command>(&cmd)) return run_conform(*c, out);
+        if (const auto* c = std::get_if<locate_command>(&cmd)) {
+            write_locate(make_distribution(c->spec), c->query, c->json, out);
+            return 0;
+        }
     } catch (const usage_error& e) {
-        err << name << ": " << one_line(e.what()) << "\n";
+        err << error_line(name, e.what()) << "\n";
         return 2;
     } catch (const conform::load_error& e) {
-        err << name << ": " << one_line(e.what()) << "\n";
+        err << error_line(name, e.what()) << "\n";
         return 2;
     } catch (const spec_error& e) {
-        err << name << ": invalid spec: " << one_line(e.what()) << "\n";
+        err << error_line(name, std::string("invalid spec: ") + e.what()) << "\n";
         return 2;
     } catch (const std::bad_alloc&) {
-        err << name << ": out of memory\n";
+        err << error_line(name, "out of memory") << "\n";
         return 3;
     } catch (const std::exception& e) {
         // The arguments were valid by now, so anything else is a bug: exit 3 tells scripts
         // and the fuzz target apart from a refused input (2).
-        err << name << ": internal error: " << one_line(e.what()) << "\n";
+        err << error_line(name, std::string("internal error: ") + e.what()) << "\n";
         return 3;
     }
     return 3;  // a command kind without a case above

@@ -17,6 +17,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -37,6 +38,17 @@ struct spec_fields {
     std::optional<std::uint64_t> bank_base;
     std::optional<bool> interleaved;
     std::optional<std::uint64_t> banks;
+
+    // Every field, in declaration order: the one list of them that code walking all fields
+    // (merge_into) uses, so a new field cannot be forgotten there.
+    auto all() {
+        return std::tie(tensor, shard, grid, cores, page, orient, strat, element_size, alignment, bank_base,
+                        interleaved, banks);
+    }
+    auto all() const {
+        return std::tie(tensor, shard, grid, cores, page, orient, strat, element_size, alignment, bank_base,
+                        interleaved, banks);
+    }
 };
 
 // The raw flag values of one spec (unset flags stay empty).

@@ -46,13 +46,22 @@ std::vector<core_range> parse_cores(std::string_view text, std::string_view what
 // "X,Y" or "(X,Y)" -> one core.
 core_coord parse_core(std::string_view text, std::string_view what);
 
-// "pages" | "tile" | "tile:HxW" | "row" | "row_major".
+// tt-metal's and ttnn's enum spellings are taken too: every enum value below is matched
+// case-insensitively (no two values differ only in case), and may carry a qualifier that
+// names its enum, as C++ or Python print it:
+//   enum_spelling("ttnn.ShardOrientation.COL_MAJOR", "ShardOrientation") == "col_major"
+//   enum_spelling("ROW_MAJOR", "Layout") == "row_major"
+// A qualifier naming another enum stays, so that value is refused with the usual message.
+std::string enum_spelling(std::string_view text, std::string_view enum_name);
+
+// "pages" | "tile" | "tile:HxW" | "row" | "row_major" (tt-metal's Layout::TILE / ROW_MAJOR).
 page_config parse_page(std::string_view text, std::string_view what);
 
-// "row_major" | "col_major".
+// "row_major" | "col_major" (tt-metal's ShardOrientation::ROW_MAJOR / COL_MAJOR).
 orientation parse_orientation(std::string_view text, std::string_view what);
 
-// "round_robin_1d" | "contiguous_1d" | "grid_2d".
+// "round_robin_1d" | "contiguous_1d" | "grid_2d" (tt-metal's ShardDistributionStrategy::
+// ROUND_ROBIN_1D / GRID_2D; CONTIGUOUS_1D is ndshard's own, spelled alike).
 strategy parse_strategy(std::string_view text, std::string_view what);
 
 // The inverse of parse_page / parse_cores, for spec JSON written by the program:

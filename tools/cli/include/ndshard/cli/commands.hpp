@@ -14,6 +14,7 @@
 #include <variant>
 #include <vector>
 
+#include "ndshard/cli/locate.hpp"
 #include "ndshard/cli/svg.hpp"
 #include "ndshard/legacy.hpp"
 #include "ndshard/spec.hpp"
@@ -65,8 +66,16 @@ struct conform_command {
     std::uint32_t timeout_ms = 2000;
 };
 
+// `locate SPEC (--page-id N | --coord I,J,K | --at X,Y:ADDR) [--format json]`: where one
+// page lives, or what lives at one byte address of one core (locate.hpp).
+struct locate_command {
+    distribution_spec spec;
+    locate_query query;
+    bool json = false;
+};
+
 using command = std::variant<map_command, show_command, explain_command, svg_command, convert_command, sim_command,
-                             conform_command>;
+                             conform_command, locate_command>;
 
 struct parse_result {
     std::optional<command> cmd;  // set when there is work to do
