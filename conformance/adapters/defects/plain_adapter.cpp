@@ -98,15 +98,21 @@ u64 address_of(const ndsc_handle& h, u64 offset) {
 #endif
 }
 
+// Whether shards are dealt in blocks (contiguous_1d) rather than round-robin; deal and
+// its inverse both ask this, so the defect that forgets contiguous_1d breaks them alike.
+bool deals_in_blocks(const ndsc_handle& h) {
+#if defined(NDSC_DEFECT_CONTIGUOUS_AS_ROUND_ROBIN)
+    (void)h;
+    return false;
+#else
+    return h.strategy == NDSC_CONTIGUOUS_1D;
+#endif
+}
+
 // Shard s -> (core, slot).
 void deal(const ndsc_handle& h, u64 s, u64& core, u64& slot) {
     const u64 P = h.cores.size();
-#if defined(NDSC_DEFECT_CONTIGUOUS_AS_ROUND_ROBIN)
-    const bool contiguous = false;
-#else
-    const bool contiguous = h.strategy == NDSC_CONTIGUOUS_1D;
-#endif
-    if (contiguous) {
+    if (deals_in_blocks(h)) {
         core = s / h.per_block;
         slot = s % h.per_block;
     } else {
@@ -115,15 +121,15 @@ void deal(const ndsc_handle& h, u64 s, u64& core, u64& slot) {
     }
 }
 
+// Inverse of deal, unclamped: the shard number a core's slot stands for, which is
+// num_shards or more past the last shard (round-robin on 4 cores: core 1, slot 2 -> 9).
+u64 shard_number_of_slot(const ndsc_handle& h, u64 core, u64 slot) {
+    return deals_in_blocks(h) ? core * h.per_block + slot : slot * h.cores.size() + core;
+}
+
 // Inverse of deal: the shard in a core's slot, or num_shards when there is none.
 [[maybe_unused]] u64 shard_in_slot(const ndsc_handle& h, u64 core, u64 slot) {
-    const u64 P = h.cores.size();
-#if defined(NDSC_DEFECT_CONTIGUOUS_AS_ROUND_ROBIN)
-    const bool contiguous = false;
-#else
-    const bool contiguous = h.strategy == NDSC_CONTIGUOUS_1D;
-#endif
-    const u64 s = contiguous ? core * h.per_block + slot : slot * P + core;
+    const u64 s = shard_number_of_slot(h, core, slot);
     return s < h.num_shards ? s : h.num_shards;
 }
 
@@ -461,8 +467,7 @@ NDSC_EXPORT int ndsc_core_pages(const ndsc_handle* h, uint32_t core_x, uint32_t 
 #if defined(NDSC_DEFECT_HANG)
         // Walks the core's slots until it meets the shard count exactly.
         for (u64 slot = 0;; ++slot) {
-            const u64 s =
-                h->strategy == NDSC_CONTIGUOUS_1D ? core * h->per_block + slot : slot * h->cores.size() + core;
+            const u64 s = shard_number_of_slot(*h, core, slot);
             if (s == h->num_shards) break;
             if (s < h->num_shards) pages_of_shard(*h, s, held);
         }

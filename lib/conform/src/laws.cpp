@@ -153,15 +153,7 @@ core_list ask_core_pages(const loaded_impl& impl, const ndsc_handle* h, std::uin
 // A spec handed to ndsc_create; destroyed with the adapter's ndsc_destroy.
 class created {
 public:
-    created(const loaded_impl& impl, const distribution_spec& s) : impl_(impl) {
-        abi_spec abi(s);
-        char reason[256];
-        std::memset(reason, 0, sizeof reason);
-        note("ndsc_create");
-        status = impl.create(abi.get(), &handle_, reason, sizeof reason);
-        reason[sizeof reason - 1] = '\0';
-        this->reason = reason;
-    }
+    created(const loaded_impl& impl, const distribution_spec& s) : created(impl, abi_spec(s)) {}
     // From an abi_spec the caller owns (determinism scribbles over it afterwards).
     created(const loaded_impl& impl, const abi_spec& abi) : impl_(impl) {
         char reason[256];
@@ -524,19 +516,36 @@ std::optional<finding> check_balance(const loaded_impl& impl, const distribution
 
 std::string need_page_coord(const impl_info& info) { return needs(info, NDSC_Q_PAGE_ID | NDSC_Q_PAGE_COORD); }
 
+// Another query's answer for one page, with the query as the finding names it.
+struct other_answer {
+    std::string query;
+    answer got;
+};
+
+// Every page of pages_to_check located twice, first by `ask_other(p)` (another query that
+// names the same page: its coordinate, or its shard and position) and then by
+// ndsc_locate_page: the other query must answer a location, and the same one.
+template <class AskOther>
+std::optional<finding> agrees_with_locate_page(const loaded_impl& impl, const created& c, const oracle::model& m,
+                                               const distribution_spec& s, AskOther ask_other) {
+    for (std::uint64_t p : pages_to_check(m, s)) {
+        const other_answer other = ask_other(p);
+        const answer by_page = ask_page(impl, c.handle(), p);
+        if (other.got.status != NDSC_OK || !(other.got == by_page))
+            return finding{other.query + " vs ndsc_locate_page(" + std::to_string(p) + ")",
+                           "the same location: " + show(by_page), show(other.got)};
+    }
+    return std::nullopt;
+}
+
 std::optional<finding> check_coord_page(const loaded_impl& impl, const distribution_spec& s) {
     const oracle::model m = *model_of(s);
     const created c(impl, s);
     if (auto f = expect_accepted(c)) return f;
-    for (std::uint64_t p : pages_to_check(m, s)) {
+    return agrees_with_locate_page(impl, c, m, s, [&](std::uint64_t p) {
         const std::vector<std::uint64_t> coord = testkit::row_major_coord(p, m.tensor_pages);
-        const answer by_coord = ask_coord(impl, c.handle(), coord);
-        const answer by_page = ask_page(impl, c.handle(), p);
-        if (by_coord.status != NDSC_OK || !(by_coord == by_page))
-            return finding{"ndsc_locate_coord(" + show_list(coord) + ") vs ndsc_locate_page(" + std::to_string(p) + ")",
-                           "the same location: " + show(by_page), show(by_coord)};
-    }
-    return std::nullopt;
+        return other_answer{"ndsc_locate_coord(" + show_list(coord) + ")", ask_coord(impl, c.handle(), coord)};
+    });
 }
 
 // ---- shard_addressing
@@ -571,19 +580,13 @@ std::optional<finding> check_shard_addressing(const loaded_impl& impl, const dis
                                show(want), show(a)};
         }
     }
-    if (impl.locate_page) {
-        for (std::uint64_t p : pages_to_check(m, s)) {
-            const oracle::location l = oracle::locate(m, big(p));
-            const answer by_shard = ask_shard(impl, c.handle(), u64(l.shard_id), u64(l.in_shard_offset));
-            const answer by_page = ask_page(impl, c.handle(), p);
-            if (!(by_shard == by_page))
-                return finding{"ndsc_locate_shard_page(" + oracle::to_string(l.shard_id) + ", " +
-                                   oracle::to_string(l.in_shard_offset) + ") vs ndsc_locate_page(" + std::to_string(p) +
-                                   ")",
-                               "the same location: " + show(by_page), show(by_shard)};
-        }
-    }
-    return std::nullopt;
+    if (!impl.locate_page) return std::nullopt;
+    return agrees_with_locate_page(impl, c, m, s, [&](std::uint64_t p) {
+        const oracle::location l = oracle::locate(m, big(p));
+        const std::uint64_t shard = u64(l.shard_id), k = u64(l.in_shard_offset);
+        return other_answer{"ndsc_locate_shard_page(" + std::to_string(shard) + ", " + std::to_string(k) + ")",
+                            ask_shard(impl, c.handle(), shard, k)};
+    });
 }
 
 // ---- iteration_order
