@@ -110,8 +110,13 @@ TEST(CliErrors, Show) {
                      "ndshard show: invalid spec: shard grid 8x3 (rows x cols) does not fit core range (0,0)-(1,2) "
                      "(2 wide, 3 high) in row_major [rule grid_2d_fit]"});
     expect_rejected({{"show", "--tensor", "1000,1000", "--shard", "1,1", "--grid", "8x8"},
-                     "ndshard show: show: 1000000 slots are more than the 200000 a terminal view shows; use map "
-                     "--format csv"});
+                     "ndshard show: 1000000 shard slots are more than the 200000 a terminal view shows; use explain "
+                     "or map --format csv"});
+    expect_rejected({{"show", "--level", "page", "--tensor", "1000,1000", "--shard", "10,10", "--grid", "8x8"},
+                     "ndshard show: 1004800 slots are more than the 200000 a terminal view shows page by page; use "
+                     "--level shard or map --format csv"});
+    expect_rejected({{"show", "--level", "blocks", "--tensor", "3,7,5", "--shard", "2,2,2", "--grid", "2x3"},
+                     "ndshard show: --level \"blocks\": expected shard, page or auto"});
 }
 
 TEST(CliErrors, Explain) {
@@ -121,6 +126,10 @@ TEST(CliErrors, Explain) {
                      "ndshard explain: invalid spec: tile 0x32 has a zero side [rule tile]"});
     expect_rejected({{"explain", "--tensor", "3,7,5", "--shard", "2,2,2", "--grid", "2x3", "--orientation", "diag"},
                      "ndshard explain: --orientation \"diag\": expected row_major or col_major"});
+    expect_rejected({{"explain", "--tensor", "3,7,5", "--shard", "2,2,2", "--grid", "2x3", "--format", "xml"},
+                     "ndshard explain: --format \"xml\": expected text or json"});
+    expect_rejected({{"explain", "--tensor", "3,7,5", "--shard", "2,2,2", "--grid", "2x3", "--arch", "quasar"},
+                     "ndshard explain: --arch \"quasar\": expected wormhole_b0, blackhole or grayskull"});
 }
 
 TEST(CliErrors, Svg) {
@@ -129,7 +138,10 @@ TEST(CliErrors, Svg) {
     expect_rejected({with({"svg", "--highlight-core", "7;7"}, proposal),
                      "ndshard svg: --highlight-core \"7;7\": expected ',' at character 2"});
     expect_rejected({{"svg", "--tensor", "200,200", "--shard", "1,1", "--grid", "2x2"},
-                     "ndshard svg: svg: 40000 pages are more than the 20000 cells a picture shows; use map or show"});
+                     "ndshard svg: 40000 shards are more than the 20000 cells a picture shows; use explain or show "
+                     "--level shard"});
+    expect_rejected({{"svg", "--level", "page", "--tensor", "200,200", "--shard", "2,2", "--grid", "2x2"},
+                     "ndshard svg: 40000 pages are more than the 20000 cells a picture shows; use --level shard"});
     expect_rejected({{"svg", "--tensor", "3,7,5", "--shard", "2,2,2", "--cores", "(3,3)-(0,0)"},
                      "ndshard svg: invalid spec: core range 0 (3,3)-(0,0) has x0 > x1 [rule bad_range]"});
 }
@@ -138,7 +150,7 @@ TEST(CliErrors, Convert) {
     expect_rejected({{"convert", "--tensor", "8,5"},
                      "ndshard convert: give --from LAYOUT (legacy -> ND) or --to legacy (ND -> legacy)"});
     expect_rejected({{"convert", "--from", "diagonal", "--tensor", "8,5", "--grid", "4x1"},
-                     "ndshard convert: --from \"diagonal\": expected interleaved, height, width or block"});
+                     "ndshard convert: --from \"diagonal\": expected interleaved, height, width, block or tt-args"});
     expect_rejected({{"convert", "--from", "height", "--tensor", "8,5", "--grid", "4x1"},
                      "ndshard convert: --from height needs --shard-height (pages)"});
     expect_rejected({{"convert", "--from", "height", "--tensor", "8,5", "--grid", "2x1", "--shard-height", "2"},
@@ -148,7 +160,7 @@ TEST(CliErrors, Convert) {
                      "ndshard convert: --shard \"1,1\": a legacy layout takes --shard-height / --shard-width, in "
                      "pages"});
     expect_rejected({{"convert", "--to", "modern", "--tensor", "8,5", "--shard", "2,5", "--grid", "4x1"},
-                     "ndshard convert: --to \"modern\": the only target is legacy"});
+                     "ndshard convert: --to \"modern\": expected legacy or tt-args"});
     expect_rejected({{"convert", "--from", "block", "--tensor", "8,8", "--shard-height", "4", "--shard-width", "4",
                       "--grid", "1x1"},
                      "ndshard convert: invalid spec: shard grid 2x2 (rows x cols) does not fit core range "

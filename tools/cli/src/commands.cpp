@@ -103,12 +103,37 @@ legacy_layout parse_legacy_layout(const std::string& text) {
     for (legacy_layout k :
          {legacy_layout::interleaved, legacy_layout::height, legacy_layout::width, legacy_layout::block})
         if (word == to_string(k)) return k;
-    throw usage_error("--from " + quote_value(text) + ": expected interleaved, height, width or block");
+    throw usage_error("--from " + quote_value(text) + ": expected interleaved, height, width, block or tt-args");
 }
 
 struct convert_flags {
     std::optional<std::string> from, to, shard_height, shard_width, page_size;
+    std::optional<std::string> ct, crta, runtime, arch;  // tt-args
+    bool dram = false;
 };
+
+// `convert --from tt-args --ct WORDS [--crta WORDS] [--page-size B] [--bank-base A]`:
+// the words say everything else, so the spec flags are refused rather than ignored.
+tt_convert tt_from_words(const convert_flags& c, const spec_flags& f) {
+    const spec_flag_text& t = f.text;
+    for (const auto* v : {&t.tensor, &t.shard, &t.grid, &t.cores, &t.page, &t.orientation, &t.strategy, &t.element_size,
+                          &t.alignment, &t.banks})
+        if (*v)
+            throw usage_error(quote_value(**v) +
+                              ": with --from tt-args the words give the spec; only --page-size and --bank-base add "
+                              "to them");
+    if (t.interleaved || f.spec) throw usage_error("--from tt-args takes words (--ct, --crta), not a spec");
+    if (!c.ct) throw usage_error("--from tt-args needs --ct WORDS: the compile-time words, config word first");
+    if (c.runtime || c.dram) throw usage_error("--runtime/--dram choose the words of --to tt-args; --from reads them");
+    tt_convert tc;
+    tc.from_words = true;
+    tc.ct = parse_tt_words(*c.ct, "--ct");
+    if (c.crta) tc.crta = parse_tt_words(*c.crta, "--crta");
+    if (c.page_size) tc.page_size = parse_u64(*c.page_size, "--page-size");
+    if (t.bank_base) tc.bank_base = parse_u64(*t.bank_base, "--bank-base");
+    if (c.arch) tc.arch = parse_tt_arch(*c.arch, "--arch");
+    return tc;
+}
 
 legacy_spec legacy_of(const convert_flags& c, const spec_flags& f) {
     legacy_spec l;
@@ -174,6 +199,13 @@ void legacy_flags_from_json(const std::string& text, convert_flags& c, spec_flag
     if (f.text.grid && f.text.cores) f.text.grid.reset();  // the flags' list replaces the JSON's
 }
 
+draw_level parse_draw_level(const std::string& text, const char* flag) {
+    if (text == "shard") return draw_level::shard;
+    if (text == "page") return draw_level::page;
+    if (text == "auto") return draw_level::automatic;
+    throw usage_error(std::string(flag) + " " + quote_value(text) + ": expected shard, page or auto");
+}
+
 // The subcommands, in the order of the `command` variant: every list of them that a
 // message prints, and every "ndshard NAME: " prefix, is taken from here.
 constexpr std::array<const char*, std::variant_size_v<command>> command_names = {
@@ -205,6 +237,7 @@ int run_map(const map_command& c, std::ostream& out) {
 }
 
 int run_convert(const convert_command& c, std::ostream& out, std::ostream& err) {
+    if (c.tt) return run_tt_convert(*c.tt, c.spec, out, err);
     if (c.from_legacy) {
         const distribution_spec spec = to_nd(*c.from_legacy);
         (void)make_distribution(spec);  // the ND spec must be valid too
@@ -251,7 +284,7 @@ parse_result parse_args(std::vector<std::string> args, const parse_options& opti
                   "ndshard svg --tensor 3,7,5 --shard 2,2,2 --grid 2x3 > picture.svg", "ndshard <command> --help"}));
 
     spec_flags map_flags, show_flags, explain_flags, svg_flags, convert_spec_flags;
-    std::optional<std::string> format, color, highlight;
+    std::optional<std::string> format, color, highlight, show_level, svg_level, explain_format, explain_arch;
     convert_flags convert;
 
     CLI::App* map = add_spec_command(
@@ -274,6 +307,8 @@ parse_result parse_args(std::vector<std::string> args, const parse_options& opti
                          {"ndshard show --tensor 3,7,5 --shard 2,2,2 --grid 2x3",
                           "ndshard show --tensor 10,10,10 --shard 1,10,10 --grid 2x2 --color always | less -R"});
     add_text(show, "--color", color, "auto (default: when stdout is a terminal) | always | never", "WHEN");
+    add_text(show, "--level", show_level,
+             "page: every slot's page id | shard: one line per shard (default: page up to 200000 slots)", "LEVEL");
 
     CLI::App* explain =
         add_spec_command(app, "explain", "the facts a kernel writer needs about a distribution", explain_flags,
@@ -282,6 +317,12 @@ parse_result parse_args(std::vector<std::string> args, const parse_options& opti
                          "shapes and the accessor's argument words (all runtime and all compile-time).\n",
                          {"ndshard explain --tensor 3,7,5 --shard 2,2,2 --grid 2x3",
                           "ndshard explain --tensor 2,64,96 --shard 1,32,64 --page tile --grid 4x4"});
+    add_text(explain, "--format", explain_format, "text (default) | json (every figure and every argument word)",
+             "FORMAT");
+    add_text(explain, "--arch", explain_arch,
+             "wormhole_b0 | blackhole | grayskull: compare the bytes per core with its L1, NoC addresses in its "
+             "encoding",
+             "ARCH");
 
     CLI::App* svg = add_spec_command(
         app, "svg", "an SVG picture of the distribution, written to stdout", svg_flags,
@@ -291,25 +332,44 @@ parse_result parse_args(std::vector<std::string> args, const parse_options& opti
         {"ndshard svg --tensor 3,7,5 --shard 2,2,2 --grid 2x3 > proposal.svg",
          "ndshard svg --tensor 10,10,10 --shard 1,10,10 --grid 2x2 --highlight-core 1,0 > x.svg"});
     add_text(svg, "--highlight-core", highlight, "emphasise the core at X,Y and fade the others", "X,Y");
+    add_text(svg, "--level", svg_level,
+             "page: one cell per page | shard: one cell per shard (default: page up to 20000 pages)", "LEVEL");
 
     CLI::App* conv = add_spec_command(
-        app, "convert", "legacy layout <-> ND spec JSON", convert_spec_flags,
+        app, "convert", "legacy layout or tt-metal accessor words <-> ND spec JSON", convert_spec_flags,
         "\n--from prints the ND spec JSON (readable by --spec) of a legacy layout; the tensor is in\n"
         "pages, seen as 2D [H, W] with leading dims folded into H. --to legacy prints the legacy\n"
         "layout (keys = the --from flags) with exactly the same mapping, or exits 1 with the reason\n"
-        "there is none. That JSON can come back through --spec: convert --spec LEGACY gives the ND spec.\n",
+        "there is none. That JSON can come back through --spec: convert --spec LEGACY gives the ND spec.\n"
+        "--from tt-args reads tt-metal's TensorAccessorArgs words (--ct, --crta) and prints the ND spec;\n"
+        "--to tt-args prints them for a spec, with --runtime choosing the common runtime parts\n"
+        "(docs/tt-args.md has the layout word by word).\n",
         {"ndshard convert --from height --tensor 2,64,96 --shard-height 32 --grid 1x4",
          "ndshard convert --from block --tensor 64,64 --shard-height 32 --shard-width 16 --grid 4x2",
          "ndshard convert --from interleaved --tensor 4,8,8 --banks 12",
-         "ndshard convert --to legacy --tensor 8,5 --shard 2,5 --grid 4x1"});
-    add_text(conv, "--from", convert.from, "legacy -> ND: interleaved | height | width | block (shapes in pages)",
+         "ndshard convert --to legacy --tensor 8,5 --shard 2,5 --grid 4x1",
+         "ndshard convert --from tt-args --ct 0x41,2,2 --crta 4,6,2,3,0x03040102",
+         "ndshard convert --to tt-args --tensor 4,6 --shard 2,3 --cores \"(1,2),(3,4)\" --runtime bank_coords"});
+    add_text(conv, "--from", convert.from,
+             "legacy -> ND: interleaved | height | width | block (shapes in pages); tt-args: tt-metal's words -> ND",
              "LAYOUT");
-    add_text(conv, "--to", convert.to, "ND -> legacy: the only value is legacy", "legacy");
+    add_text(conv, "--to", convert.to, "ND -> legacy | tt-args (tt-metal's accessor words)", "TARGET");
     add_text(conv, "--shard-height,--shard_height", convert.shard_height, "legacy HEIGHT/BLOCK shard height, pages",
              "PAGES");
     add_text(conv, "--shard-width,--shard_width", convert.shard_width, "legacy WIDTH/BLOCK shard width, pages",
              "PAGES");
-    add_text(conv, "--page-size,--page_size", convert.page_size, "legacy page size in bytes; default 1", "BYTES");
+    add_text(conv, "--page-size,--page_size", convert.page_size, "legacy (or tt-args) page size in bytes; default 1",
+             "BYTES");
+    add_text(conv, "--ct", convert.ct, "--from tt-args: tt-metal's compile-time words, config first (0x.. or decimal)",
+             "WORDS");
+    add_text(conv, "--crta", convert.crta, "--from tt-args: tt-metal's common runtime words", "WORDS");
+    add_text(conv, "--runtime", convert.runtime,
+             "--to tt-args: the runtime parts: rank,num_banks,tensor_shape,shard_shape,bank_coords | all | none "
+             "(default)",
+             "PARTS");
+    conv->add_flag("--dram", convert.dram, "--to tt-args: set IsDram in the config word");
+    add_text(conv, "--arch", convert.arch,
+             "--to tt-args: add each bank's NoC address, in wormhole_b0 | blackhole | grayskull encoding", "ARCH");
 
     CLI::App* sim = app.add_subcommand("sim", "run a kernel on the simulated device and check it");
     std::string op;
@@ -404,19 +464,32 @@ parse_result parse_args(std::vector<std::string> args, const parse_options& opti
                 else if (*color != "auto")
                     throw usage_error("--color " + quote_value(*color) + ": expected auto, always or never");
             }
+            if (show_level) c.level = parse_draw_level(*show_level, "--level");
             result.cmd = c;
         } else if (explain->parsed()) {
-            result.cmd = explain_command{spec_of(explain_flags, options.allow_files)};
+            explain_command c{spec_of(explain_flags, options.allow_files), {}};
+            if (explain_format && *explain_format == "json") c.options.json = true;
+            else if (explain_format && *explain_format != "text")
+                throw usage_error("--format " + quote_value(*explain_format) + ": expected text or json");
+            if (explain_arch) c.options.arch = parse_tt_arch(*explain_arch, "--arch");
+            result.cmd = c;
         } else if (svg->parsed()) {
             svg_command c{spec_of(svg_flags, options.allow_files), {}};
             if (highlight) c.options.highlight = parse_core(*highlight, "--highlight-core");
+            if (svg_level) c.options.level = parse_draw_level(*svg_level, "--level");
             result.cmd = c;
         } else if (conv->parsed()) {
             convert_command c;
             // A --spec holding a legacy layout (key "from") is an input for --from: what
             // `convert --to legacy` prints can be fed back as it is. The argument is read once
             // (it may be stdin), then either taken apart as legacy flags or kept as text.
-            if (!convert.to && convert_spec_flags.spec) {
+            const bool tt_from = convert.from && *convert.from == "tt-args";
+            const bool tt_to = convert.to && *convert.to == "tt-args";
+            if (!tt_to && (convert.runtime || convert.dram || (convert.arch && !tt_from)))
+                throw usage_error("--runtime/--dram/--arch go with --to tt-args");
+            if (!tt_from && !tt_to && (convert.ct || convert.crta))
+                throw usage_error("--ct/--crta are tt-metal's words: give --from tt-args");
+            if (!convert.to && !tt_from && convert_spec_flags.spec) {
                 const std::string text = read_spec_argument(*convert_spec_flags.spec, options.allow_files);
                 bool legacy = false;
                 for (const auto& kv : json_as_flag_text(text)) legacy = legacy || kv.first == "from";
@@ -429,14 +502,26 @@ parse_result parse_args(std::vector<std::string> args, const parse_options& opti
             }
             if (convert.from.has_value() == convert.to.has_value())
                 throw usage_error("give --from LAYOUT (legacy -> ND) or --to legacy (ND -> legacy)");
-            if (convert.from) {
+            if (tt_from) {
+                c.tt = tt_from_words(convert, convert_spec_flags);
+            } else if (tt_to) {
+                if (convert.ct || convert.crta) throw usage_error("--ct/--crta are inputs of --from tt-args");
+                if (convert.shard_height || convert.shard_width || convert.page_size)
+                    throw usage_error("--shard-height/--shard-width/--page-size describe a legacy input; use --from");
+                tt_convert tc;
+                if (convert.runtime) tc.flags = parse_tt_runtime(*convert.runtime, "--runtime");
+                if (convert.dram) tc.flags |= tt_flag::is_dram;
+                if (convert.arch) tc.arch = parse_tt_arch(*convert.arch, "--arch");
+                c.tt = tc;
+                c.spec = spec_of(convert_spec_flags, options.allow_files);
+            } else if (convert.from) {
                 if (convert_spec_flags.spec)
                     throw usage_error(
                         "--spec: with --from give a legacy layout (keys from, tensor, shard_height, ...)");
                 c.from_legacy = legacy_of(convert, convert_spec_flags);
             } else {
                 if (*convert.to != "legacy")
-                    throw usage_error("--to " + quote_value(*convert.to) + ": the only target is legacy");
+                    throw usage_error("--to " + quote_value(*convert.to) + ": expected legacy or tt-args");
                 for (const auto* v : {&convert.shard_height, &convert.shard_width, &convert.page_size})
                     if (*v)
                         throw usage_error(
@@ -529,11 +614,11 @@ int execute(const command& cmd, std::ostream& out, std::ostream& err, const run_
         if (const auto* c = std::get_if<show_command>(&cmd)) {
             const bool color =
                 c->color == color_mode::always || (c->color == color_mode::automatic && ctx.stdout_is_terminal);
-            write_show(make_distribution(c->spec), out, color);
+            write_show(make_distribution(c->spec), out, color, c->level);
             return 0;
         }
         if (const auto* c = std::get_if<explain_command>(&cmd)) {
-            write_explain(make_distribution(c->spec), out);
+            write_explain(make_distribution(c->spec), out, c->options);
             return 0;
         }
         if (const auto* c = std::get_if<svg_command>(&cmd)) {

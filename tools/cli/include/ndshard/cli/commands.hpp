@@ -15,7 +15,9 @@
 #include <vector>
 
 #include "ndshard/cli/locate.hpp"
+#include "ndshard/cli/render.hpp"
 #include "ndshard/cli/svg.hpp"
+#include "ndshard/cli/tt_args.hpp"
 #include "ndshard/legacy.hpp"
 #include "ndshard/spec.hpp"
 
@@ -31,17 +33,21 @@ struct map_command {
 struct show_command {
     distribution_spec spec;
     color_mode color = color_mode::automatic;
+    draw_level level = draw_level::automatic;  // --level shard|page
 };
 struct explain_command {
     distribution_spec spec;
+    explain_options options;  // --format json, --arch
 };
 struct svg_command {
     distribution_spec spec;
     svg_options options;
 };
-// `convert --from LAYOUT ...` (legacy -> ND spec JSON) or `convert --to legacy ...`.
+// `convert --from LAYOUT ...` (legacy -> ND spec JSON) or `convert --to legacy ...`;
+// `convert --from tt-args` / `--to tt-args`: tt-metal's accessor words (tt_args.hpp).
 struct convert_command {
     std::optional<legacy_spec> from_legacy;  // set: legacy -> ND
+    std::optional<tt_convert> tt;            // set: tt-metal words <-> ND
     distribution_spec spec;                  // otherwise: ND -> legacy
 };
 // `sim --op OP --in SPEC [--in SPEC] --out SPEC`; run by lib/sim when it is built.
