@@ -33,7 +33,9 @@ const char* const spec_keys_help =
     "element_size, alignment, bank_base, interleaved, banks. Shapes are in elements\n"
     "(in pages with page = pages, the default). An interleaved spec has no shard: every page\n"
     "is its own shard, dealt round robin over the banks; the banks are --grid/--cores when\n"
-    "given, otherwise --banks B stands for the row (0,0)-(B-1,0).\n";
+    "given, otherwise --banks B stands for the row (0,0)-(B-1,0). Values may be spelled as tt-metal\n"
+    "and ttnn write them, in any case (COL_MAJOR, ShardDistributionStrategy::GRID_2D, Layout::TILE),\n"
+    "and \"cores\" in JSON may be a CoreRangeSet: [{\"start\":{\"x\":0,\"y\":0},\"end\":{\"x\":3,\"y\":2}}].\n";
 
 // The raw text of every spec flag of one subcommand. CLI11 only collects text; the strict
 // parsers run afterwards, so their one-line messages (not CLI11's) name a bad value, and
@@ -84,6 +86,16 @@ std::string examples(std::initializer_list<const char*> lines) {
     std::string out = "\nExamples:\n";
     for (const char* line : lines) out += std::string("  ") + line + "\n";
     return out;
+}
+
+// --level of the commands that draw (show, svg): page by page up to the renderer's own limit,
+// then whole shards; the help quotes that constant, so it cannot drift from it.
+void add_level_flag(CLI::App* app, std::optional<std::string>& into, const char* page_view, const char* shard_view,
+                    std::uint64_t limit, const char* unit) {
+    add_text(app, "--level", into,
+             std::string("page: ") + page_view + " | shard: " + shard_view + " (default: page up to " +
+                 std::to_string(limit) + " " + unit + ")",
+             "LEVEL");
 }
 
 // A command that reads a spec: the subcommand, its spec flags and its --help footer (what it
@@ -307,8 +319,7 @@ parse_result parse_args(std::vector<std::string> args, const parse_options& opti
                          {"ndshard show --tensor 3,7,5 --shard 2,2,2 --grid 2x3",
                           "ndshard show --tensor 10,10,10 --shard 1,10,10 --grid 2x2 --color always | less -R"});
     add_text(show, "--color", color, "auto (default: when stdout is a terminal) | always | never", "WHEN");
-    add_text(show, "--level", show_level,
-             "page: every slot's page id | shard: one line per shard (default: page up to 200000 slots)", "LEVEL");
+    add_level_flag(show, show_level, "every slot's page id", "one line per shard", show_slot_limit, "slots");
 
     CLI::App* explain =
         add_spec_command(app, "explain", "the facts a kernel writer needs about a distribution", explain_flags,
@@ -332,8 +343,7 @@ parse_result parse_args(std::vector<std::string> args, const parse_options& opti
         {"ndshard svg --tensor 3,7,5 --shard 2,2,2 --grid 2x3 > proposal.svg",
          "ndshard svg --tensor 10,10,10 --shard 1,10,10 --grid 2x2 --highlight-core 1,0 > x.svg"});
     add_text(svg, "--highlight-core", highlight, "emphasise the core at X,Y and fade the others", "X,Y");
-    add_text(svg, "--level", svg_level,
-             "page: one cell per page | shard: one cell per shard (default: page up to 20000 pages)", "LEVEL");
+    add_level_flag(svg, svg_level, "one cell per page", "one cell per shard", svg_cell_limit, "pages");
 
     CLI::App* conv = add_spec_command(
         app, "convert", "legacy layout or tt-metal accessor words <-> ND spec JSON", convert_spec_flags,
