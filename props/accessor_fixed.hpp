@@ -1,7 +1,7 @@
-// props/accessor_fixed.hpp - law 5 on fixed layouts: eleven constexpr layouts (the
-// SEMANTICS vectors, rank 8 uneven, rank 1 at the 32-bit limit, more cores than shards,
-// contiguous, grid_2d, folded, no pages), each through accessor<static words> for a
-// compile-time mask, every page and shard against the cpp_int oracle. The masks are split
+// props/accessor_fixed.hpp - law 5 on fixed layouts: a table of eleven constexpr layouts
+// (the SEMANTICS vectors, rank 8 uneven, rank 1 at the 32-bit limit, more cores than
+// shards, contiguous, grid_2d, folded, no pages), each through accessor<static words> for
+// a compile-time mask, every page and shard against the cpp_int oracle. The masks are split
 // over props/accessor_fixed.cpp and props/accessor_fixed_b.cpp so they compile in
 // parallel; both are part of property.accessor.
 #pragma once
@@ -10,9 +10,13 @@
 
 #include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cstdint>
+#include <initializer_list>
+#include <iterator>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "accessor_check.hpp"
@@ -28,209 +32,251 @@ constexpr bool valid_mask(std::uint32_t m) {  // written from args.hpp's comment
     return m <= arg::all_static && (!shapes || (m & arg::rank)) && (!(m & arg::bank_coords) || (m & arg::num_banks));
 }
 
-template <std::size_t N>
-constexpr std::array<core_coord, N> range_cores(core_range r, orientation o) {
-    std::array<core_coord, N> out{};
-    std::size_t i = 0;
+// A list of at most N items in a constant: a fixed layout's core ranges or core list.
+template <class T, std::size_t N>
+struct fixed_list {
+    std::array<T, N> items{};
+    std::size_t count = 0;
+
+    constexpr fixed_list() = default;
+    constexpr fixed_list(std::initializer_list<T> list) {
+        for (const T& x : list) push_back(x);
+    }
+    constexpr void push_back(const T& x) {
+        if (count == N) throw std::logic_error("fixed_list: more items than its capacity");
+        items[count++] = x;
+    }
+    [[nodiscard]] constexpr std::size_t size() const noexcept { return count; }
+    constexpr const T* begin() const noexcept { return items.data(); }
+    constexpr const T* end() const noexcept { return items.data() + count; }
+};
+using fixed_cores = fixed_list<core_coord, 16>;  // V1 deals over 16 cores
+using fixed_ranges = fixed_list<core_range, 5>;  // rank 8 lists 5 single cores
+
+// The cores of one range in orientation order, walked here rather than taken from
+// spec.hpp's append_range (the list it is compared with is built by that):
+// (0,0)-(1,2) col_major -> (0,0),(0,1),(0,2),(1,0),(1,1),(1,2).
+constexpr fixed_cores walk(core_range r, orientation o) {
+    fixed_cores out;
     const std::uint32_t w = r.end.x - r.start.x + 1, h = r.end.y - r.start.y + 1;
     for (std::uint32_t a = 0; a < (o == orientation::row_major ? h : w); ++a)
         for (std::uint32_t b = 0; b < (o == orientation::row_major ? w : h); ++b)
-            out[i++] = o == orientation::row_major ? core_coord{r.start.x + b, r.start.y + a}
-                                                   : core_coord{r.start.x + a, r.start.y + b};
-    if (i != N) throw std::logic_error("range_cores: N does not match the range");
+            out.push_back(o == orientation::row_major ? core_coord{r.start.x + b, r.start.y + a}
+                                                      : core_coord{r.start.x + a, r.start.y + b});
     return out;
 }
 
-// Each case: a spec (what a user writes), its folded page layout and effective core list
-// as constants (what a kernel would be compiled with).
-struct v1_case {  // SEMANTICS V1
-    static constexpr const char* name = "V1 [2,64,96]/[1,32,64] tile";
-    static constexpr auto cores = range_cores<16>({{0, 0}, {3, 3}}, orientation::row_major);
-    static constexpr page_layout layout =
-        make_page_layout(shape{2, 2, 3}, shape{1, 1, 2}, cores.size(), deal_rule::round_robin);
-    static distribution_spec spec() {
+// Each listed core as a range of its own, in list order.
+constexpr fixed_ranges one_range_each(const fixed_cores& cores) {
+    fixed_ranges out;
+    for (core_coord c : cores) out.push_back({c, c});
+    return out;
+}
+
+// Every accessor type compiles every query; a runtime rank compiles each for 24 (rank,
+// quotient) views, a compile-time rank for 3, a compile-time geometry for 1. So each layout
+// says which masks check it.
+enum class checked_under : std::uint8_t {
+    every_mask,         // also a runtime rank with compile-time banks (B, BC)
+    compile_time_rank,  // every mask with a compile-time rank, and the full masks below
+    full_masks,         // the runtime words, a compile-time rank only (R), a compile-time
+                        // geometry (RBTS) and everything at compile time (RBTSC)
+};
+
+constexpr bool checks(checked_under which, std::uint32_t mask) {
+    const bool full = mask == arg::all_runtime || mask == arg::rank ||
+                      mask == (arg::rank | arg::num_banks | arg::tensor_shape | arg::shard_shape) ||
+                      mask == arg::all_static;
+    switch (which) {
+        case checked_under::every_mask:
+            return true;
+        case checked_under::compile_time_rank:
+            return full || (mask & arg::rank) != 0;
+        case checked_under::full_masks:
+            return full;
+    }
+    return false;
+}
+
+// One fixed layout. The spec is what a user writes; the folded page grid, the deal and
+// the effective core list are what a kernel would be compiled with, written out by hand
+// (not derived from the spec) so that check_fixed_case can confirm they describe it.
+struct fixed_layout {
+    const char* name;
+    checked_under checked = checked_under::full_masks;
+    // The spec (tile pages are 32x32).
+    shape tensor, shard;
+    page_kind page = page_kind::pages;
+    std::uint64_t element_size = 1, alignment = 1;
+    fixed_ranges ranges;
+    orientation orient = orientation::row_major;
+    strategy strat = strategy::round_robin_1d;
+    std::uint64_t bank_base = 0;
+    // The constants.
+    shape tensor_pages, shard_pages;
+    fixed_cores cores;
+    deal_rule rule = deal_rule::round_robin;
+    bool one_shard_per_core = false;  // grid_2d
+
+    [[nodiscard]] distribution_spec spec() const {
         distribution_spec s;
-        s.tensor = {2, 64, 96};
-        s.shard = {1, 32, 64};
-        s.page = {page_kind::tile};
-        s.element_size = 2;
-        s.cores = {{{0, 0}, {3, 3}}};
-        s.bank_base = 0x10000;
+        s.tensor = tensor;
+        s.shard = shard;
+        s.page = {page};
+        s.element_size = element_size;
+        s.alignment = alignment;
+        s.cores.assign(ranges.begin(), ranges.end());
+        s.orient = orient;
+        s.strat = strat;
+        s.bank_base = bank_base;
         return s;
     }
-};
-struct v4_case {  // SEMANTICS V4: row-major pages, col_major range
-    static constexpr const char* name = "V4 [3,2,2,3,4]/[1,1,2,2,4] row_major";
-    static constexpr auto cores = range_cores<10>({{0, 0}, {1, 4}}, orientation::col_major);
-    static constexpr page_layout layout =
-        make_page_layout(shape{3, 2, 2, 3, 1}, shape{1, 1, 2, 2, 1}, cores.size(), deal_rule::round_robin);
-    static distribution_spec spec() {
-        distribution_spec s;
-        s.tensor = {3, 2, 2, 3, 4};
-        s.shard = {1, 1, 2, 2, 4};
-        s.page = {page_kind::row_major};
-        s.element_size = 3;
-        s.alignment = 32;
-        s.cores = {{{0, 0}, {1, 4}}};
-        s.orient = orientation::col_major;
-        return s;
-    }
-};
-struct v7_case {  // SEMANTICS V7, second spec
-    static constexpr const char* name = "V7 [2,1,3,4]/[2,2,1,2] 6 banks";
-    static constexpr auto cores = range_cores<6>({{0, 0}, {5, 0}}, orientation::row_major);
-    static constexpr page_layout layout =
-        make_page_layout(shape{2, 1, 3, 4}, shape{2, 2, 1, 2}, cores.size(), deal_rule::round_robin);
-    static distribution_spec spec() {
-        distribution_spec s;
-        s.tensor = {2, 1, 3, 4};
-        s.shard = {2, 2, 1, 2};
-        s.element_size = 64;
-        s.cores = {{{0, 0}, {5, 0}}};
-        return s;
-    }
-};
-struct picture_case {  // the proposal's picture
-    static constexpr const char* name = "[3,7,5]/[2,2,2] 6 cores";
-    static constexpr auto cores = range_cores<6>({{0, 0}, {1, 2}}, orientation::row_major);
-    static constexpr page_layout layout =
-        make_page_layout(shape{3, 7, 5}, shape{2, 2, 2}, cores.size(), deal_rule::round_robin);
-    static distribution_spec spec() {
-        distribution_spec s;
-        s.tensor = {3, 7, 5};
-        s.shard = {2, 2, 2};
-        s.element_size = 1024;
-        s.cores = {grid_range(2, 3)};
-        s.bank_base = 4096;
-        return s;
-    }
-};
-struct contiguous_case {
-    static constexpr const char* name = "[3,7,5]/[2,2,2] contiguous on (1,1)-(3,2) col_major";
-    static constexpr auto cores = range_cores<6>({{1, 1}, {3, 2}}, orientation::col_major);
-    static constexpr page_layout layout =
-        make_page_layout(shape{3, 7, 5}, shape{2, 2, 2}, cores.size(), deal_rule::contiguous);
-    static distribution_spec spec() {
-        distribution_spec s;
-        s.tensor = {3, 7, 5};
-        s.shard = {2, 2, 2};
-        s.element_size = 100;
-        s.alignment = 16;
-        s.cores = {{{1, 1}, {3, 2}}};
-        s.orient = orientation::col_major;
-        s.strat = strategy::contiguous_1d;
-        return s;
-    }
-};
-struct rank8_case {  // uneven in most dims, scattered cores in no particular order
-    static constexpr const char* name = "rank 8 uneven on 5 scattered cores";
-    static constexpr std::array<core_coord, 5> cores{{{7, 3}, {0, 0}, {2, 9}, {4, 4}, {1, 6}}};
-    static constexpr page_layout layout = make_page_layout(shape{3, 2, 5, 1, 2, 3, 2, 3}, shape{2, 1, 3, 1, 2, 2, 1, 2},
-                                                           cores.size(), deal_rule::round_robin);
-    static distribution_spec spec() {
-        distribution_spec s;
-        s.tensor = {3, 2, 5, 1, 2, 3, 2, 3};
-        s.shard = {2, 1, 3, 1, 2, 2, 1, 2};
-        s.element_size = 32;
-        for (core_coord c : cores) s.cores.push_back({c, c});
-        s.bank_base = 1U << 20;
-        return s;
-    }
-};
-struct rank1_limit_case {  // rank 1, buffer ending exactly at 2^32
-    static constexpr const char* name = "rank 1 [37]/[5], 3 cores, ends at 2^32";
-    static constexpr auto cores = range_cores<3>({{0, 0}, {0, 2}}, orientation::row_major);
-    static constexpr page_layout layout = make_page_layout(shape{37}, shape{5}, cores.size(), deal_rule::round_robin);
-    static distribution_spec spec() {
-        distribution_spec s;
-        s.tensor = {37};
-        s.shard = {5};
-        s.element_size = 100;
-        s.alignment = 64;  // 128-byte pages; 3 slots x 5 pages reserved = 1920 bytes
-        s.cores = {{{0, 0}, {0, 2}}};
-        s.bank_base = two_pow_32 - 1920;
-        return s;
-    }
-};
-struct more_cores_case {
-    static constexpr const char* name = "[4,6]/[2,6]: 2 shards on 9 cores";
-    static constexpr auto cores = range_cores<9>({{0, 0}, {2, 2}}, orientation::row_major);
-    static constexpr page_layout layout =
-        make_page_layout(shape{4, 6}, shape{2, 6}, cores.size(), deal_rule::round_robin);
-    static distribution_spec spec() {
-        distribution_spec s;
-        s.tensor = {4, 6};
-        s.shard = {2, 6};
-        s.element_size = 8;
-        s.cores = {grid_range(3, 3)};
-        return s;
-    }
-};
-struct grid_2d_case {  // legacy block sharding: Gh = 2, Gw = 3 over (0,0)-(3,3) col_major
-    static constexpr const char* name = "grid_2d [4,6]/[2,2] col_major";
-    static constexpr std::array<core_coord, 6> cores{{{0, 0}, {0, 1}, {0, 2}, {1, 0}, {1, 1}, {1, 2}}};
-    static constexpr page_layout layout =
-        make_page_layout(shape{4, 6}, shape{2, 2}, cores.size(), deal_rule::round_robin, true);
-    static distribution_spec spec() {
-        distribution_spec s;
-        s.tensor = {4, 6};
-        s.shard = {2, 2};
-        s.element_size = 2048;
-        s.cores = {grid_range(4, 4)};
-        s.orient = orientation::col_major;
-        s.strat = strategy::grid_2d;
-        return s;
-    }
-};
-struct folded_case {  // shard rank 2 < tensor rank 3: [2,3,4] folds to [6,4]
-    static constexpr const char* name = "folded [2,3,4]/[4,3]";
-    static constexpr auto cores = range_cores<4>({{2, 0}, {3, 1}}, orientation::row_major);
-    static constexpr page_layout layout =
-        make_page_layout(shape{6, 4}, shape{4, 3}, cores.size(), deal_rule::round_robin);
-    static distribution_spec spec() {
-        distribution_spec s;
-        s.tensor = {2, 3, 4};
-        s.shard = {4, 3};
-        s.element_size = 16;
-        s.cores = {{{2, 0}, {3, 1}}};
-        return s;
-    }
-};
-struct empty_case {  // a zero dim: no pages, no shards
-    static constexpr const char* name = "[3,0,4]/[2,2,2]: no pages";
-    static constexpr auto cores = range_cores<2>({{0, 0}, {1, 0}}, orientation::row_major);
-    static constexpr page_layout layout =
-        make_page_layout(shape{3, 0, 4}, shape{2, 2, 2}, cores.size(), deal_rule::round_robin);
-    static distribution_spec spec() {
-        distribution_spec s;
-        s.tensor = {3, 0, 4};
-        s.shard = {2, 2, 2};
-        s.cores = {grid_range(2, 1)};
-        return s;
+    [[nodiscard]] constexpr page_layout layout() const {
+        return make_page_layout(tensor_pages, shard_pages, cores.size(), rule, one_shard_per_core);
     }
 };
 
-template <class Case, std::uint32_t Mask>
-inline constexpr auto fixed_words = static_words<static_word_count(Case::layout, Case::cores, Mask)>(Case::layout,
-                                                                                                     Case::cores, Mask);
+// Rank 8 on cores in no particular order.
+constexpr fixed_cores scattered_cores{{7, 3}, {0, 0}, {2, 9}, {4, 4}, {1, 6}};
 
-// Every page and shard of one fixed case through accessor<static words>.
-template <class Case, std::uint32_t Mask>
+// The SEMANTICS vectors, rank 8 uneven, rank 1 at the 32-bit limit, more cores than
+// shards, contiguous, grid_2d, folded, no pages.
+inline constexpr fixed_layout fixed_layouts[] = {
+    {.name = "rank 8 uneven on 5 scattered cores",  // uneven in most dims
+     .checked = checked_under::every_mask,
+     .tensor = {3, 2, 5, 1, 2, 3, 2, 3},
+     .shard = {2, 1, 3, 1, 2, 2, 1, 2},
+     .element_size = 32,
+     .ranges = one_range_each(scattered_cores),
+     .bank_base = 1U << 20,
+     .tensor_pages = {3, 2, 5, 1, 2, 3, 2, 3},
+     .shard_pages = {2, 1, 3, 1, 2, 2, 1, 2},
+     .cores = scattered_cores},
+    {.name = "rank 1 [37]/[5], 3 cores, ends at 2^32",
+     .checked = checked_under::every_mask,
+     .tensor = {37},
+     .shard = {5},
+     .element_size = 100,
+     .alignment = 64,  // 128-byte pages; 3 slots x 5 pages reserved = 1920 bytes
+     .ranges = {{{0, 0}, {0, 2}}},
+     .bank_base = two_pow_32 - 1920,
+     .tensor_pages = {37},
+     .shard_pages = {5},
+     .cores = walk({{0, 0}, {0, 2}}, orientation::row_major)},
+    {.name = "[4,6]/[2,6]: 2 shards on 9 cores",
+     .checked = checked_under::every_mask,
+     .tensor = {4, 6},
+     .shard = {2, 6},
+     .element_size = 8,
+     .ranges = {grid_range(3, 3)},
+     .tensor_pages = {4, 6},
+     .shard_pages = {2, 6},
+     .cores = walk({{0, 0}, {2, 2}}, orientation::row_major)},
+    {.name = "V7 [2,1,3,4]/[2,2,1,2] 6 banks",  // SEMANTICS V7, second spec
+     .checked = checked_under::compile_time_rank,
+     .tensor = {2, 1, 3, 4},
+     .shard = {2, 2, 1, 2},
+     .element_size = 64,
+     .ranges = {{{0, 0}, {5, 0}}},
+     .tensor_pages = {2, 1, 3, 4},
+     .shard_pages = {2, 2, 1, 2},
+     .cores = walk({{0, 0}, {5, 0}}, orientation::row_major)},
+    {.name = "[3,7,5]/[2,2,2] contiguous on (1,1)-(3,2) col_major",
+     .checked = checked_under::compile_time_rank,
+     .tensor = {3, 7, 5},
+     .shard = {2, 2, 2},
+     .element_size = 100,
+     .alignment = 16,
+     .ranges = {{{1, 1}, {3, 2}}},
+     .orient = orientation::col_major,
+     .strat = strategy::contiguous_1d,
+     .tensor_pages = {3, 7, 5},
+     .shard_pages = {2, 2, 2},
+     .cores = walk({{1, 1}, {3, 2}}, orientation::col_major),
+     .rule = deal_rule::contiguous},
+    {.name = "V1 [2,64,96]/[1,32,64] tile",  // SEMANTICS V1
+     .tensor = {2, 64, 96},
+     .shard = {1, 32, 64},
+     .page = page_kind::tile,
+     .element_size = 2,
+     .ranges = {{{0, 0}, {3, 3}}},
+     .bank_base = 0x10000,
+     .tensor_pages = {2, 2, 3},
+     .shard_pages = {1, 1, 2},
+     .cores = walk({{0, 0}, {3, 3}}, orientation::row_major)},
+    {.name = "V4 [3,2,2,3,4]/[1,1,2,2,4] row_major",  // SEMANTICS V4: row-major pages, col_major range
+     .tensor = {3, 2, 2, 3, 4},
+     .shard = {1, 1, 2, 2, 4},
+     .page = page_kind::row_major,
+     .element_size = 3,
+     .alignment = 32,
+     .ranges = {{{0, 0}, {1, 4}}},
+     .orient = orientation::col_major,
+     .tensor_pages = {3, 2, 2, 3, 1},
+     .shard_pages = {1, 1, 2, 2, 1},
+     .cores = walk({{0, 0}, {1, 4}}, orientation::col_major)},
+    {.name = "[3,7,5]/[2,2,2] 6 cores",  // the proposal's picture
+     .tensor = {3, 7, 5},
+     .shard = {2, 2, 2},
+     .element_size = 1024,
+     .ranges = {grid_range(2, 3)},
+     .bank_base = 4096,
+     .tensor_pages = {3, 7, 5},
+     .shard_pages = {2, 2, 2},
+     .cores = walk({{0, 0}, {1, 2}}, orientation::row_major)},
+    {.name = "grid_2d [4,6]/[2,2] col_major",  // legacy block sharding: Gh = 2, Gw = 3 over (0,0)-(3,3)
+     .tensor = {4, 6},
+     .shard = {2, 2},
+     .element_size = 2048,
+     .ranges = {grid_range(4, 4)},
+     .orient = orientation::col_major,
+     .strat = strategy::grid_2d,
+     .tensor_pages = {4, 6},
+     .shard_pages = {2, 2},
+     .cores = {{0, 0}, {0, 1}, {0, 2}, {1, 0}, {1, 1}, {1, 2}},
+     .one_shard_per_core = true},
+    {.name = "folded [2,3,4]/[4,3]",  // shard rank 2 < tensor rank 3: [2,3,4] folds to [6,4]
+     .tensor = {2, 3, 4},
+     .shard = {4, 3},
+     .element_size = 16,
+     .ranges = {{{2, 0}, {3, 1}}},
+     .tensor_pages = {6, 4},
+     .shard_pages = {4, 3},
+     .cores = walk({{2, 0}, {3, 1}}, orientation::row_major)},
+    {.name = "[3,0,4]/[2,2,2]: no pages",  // a zero dim: no pages, no shards
+     .tensor = {3, 0, 4},
+     .shard = {2, 2, 2},
+     .ranges = {grid_range(2, 1)},
+     .tensor_pages = {3, 0, 4},
+     .shard_pages = {2, 2, 2},
+     .cores = walk({{0, 0}, {1, 0}}, orientation::row_major)},
+};
+
+template <std::size_t I, std::uint32_t Mask>
+inline constexpr auto fixed_words =
+    static_words<static_word_count(fixed_layouts[I].layout(), fixed_layouts[I].cores, Mask)>(fixed_layouts[I].layout(),
+                                                                                             fixed_layouts[I].cores,
+                                                                                             Mask);
+
+// Every page and shard of fixed layout I through accessor<static words>.
+template <std::size_t I, std::uint32_t Mask>
 void check_fixed_case() {
-    SCOPED_TRACE(std::string(Case::name) + ", static mask " + std::to_string(Mask));
-    const distribution d = make_distribution(Case::spec());
+    constexpr const fixed_layout& f = fixed_layouts[I];
+    constexpr page_layout layout = f.layout();
+    SCOPED_TRACE(std::string(f.name) + ", static mask " + std::to_string(Mask));
+    const distribution d = make_distribution(f.spec());
     // The constants describe this spec (else the check below would prove nothing).
-    ASSERT_TRUE(d.layout.tensor == Case::layout.tensor && d.layout.shard == Case::layout.shard);
-    ASSERT_EQ(d.layout.num_cores, Case::layout.num_cores);
-    ASSERT_EQ(d.layout.max_shards_per_core, Case::layout.max_shards_per_core);
-    ASSERT_TRUE(d.layout.rule == Case::layout.rule);
-    ASSERT_TRUE(std::equal(d.cores.begin(), d.cores.end(), Case::cores.begin(), Case::cores.end()));
+    ASSERT_TRUE(d.layout.tensor == layout.tensor && d.layout.shard == layout.shard);
+    ASSERT_EQ(d.layout.num_cores, layout.num_cores);
+    ASSERT_EQ(d.layout.max_shards_per_core, layout.max_shards_per_core);
+    ASSERT_TRUE(d.layout.rule == layout.rule);
+    ASSERT_TRUE(std::equal(d.cores.begin(), d.cores.end(), f.cores.begin(), f.cores.end()));
 
-    constexpr auto& ct = fixed_words<Case, Mask>;
+    constexpr auto& ct = fixed_words<I, Mask>;
     const accessor_words w = make_accessor_words(d, Mask);
     ASSERT_EQ(w.compile_time, std::vector<std::uint32_t>(ct.begin(), ct.end()));
 
-    const oracle::model m = accepted_model(Case::spec());
+    const oracle::model m = accepted_model(f.spec());
     std::vector<std::uint64_t> pages(to_u64(m.num_pages)), shards(to_u64(m.num_shards));
     for (std::uint64_t i = 0; i < pages.size(); ++i) pages[i] = i;
     for (std::uint64_t i = 0; i < shards.size(); ++i) shards[i] = i;
@@ -240,42 +286,27 @@ void check_fixed_case() {
     plan.other_cores.push_back({0xFFFF, 0xFFFF});
     try {
         check_static<ct>(w.runtime, static_cast<std::uint32_t>(d.bank_base),
-                         static_cast<std::uint32_t>(d.aligned_page_size), plan, Case::name);
+                         static_cast<std::uint32_t>(d.aligned_page_size), plan, f.name);
     } catch (const std::exception& err) {
         FAIL() << err.what();
     }
 }
 
-// Every accessor type compiles every query; a runtime rank compiles each for 24 (rank,
-// quotient) views, a compile-time rank for 3, a compile-time geometry for 1. So the layouts
-// are chosen per mask:
-//  - three (rank 8 on 5 scattered banks, rank 1 ending at 2^32 on 3, more cores than
-//    shards on 9) for a runtime rank with compile-time banks (B, BC);
-//  - those and two more (V7 on 6 banks, a contiguous deal) for the other partial masks;
-//  - all eleven for the runtime words, a compile-time rank only (R), a compile-time
-//    geometry (RBTS) and everything at compile time (RBTSC).
+template <std::size_t I, std::uint32_t Mask>
+void check_fixed_case_if_checked() {
+    if constexpr (checks(fixed_layouts[I].checked, Mask)) check_fixed_case<I, Mask>();
+}
+
+template <std::uint32_t Mask, std::size_t... I>
+void check_fixed_layouts(std::index_sequence<I...>) {
+    (check_fixed_case_if_checked<I, Mask>(), ...);
+}
+
+// The fixed layouts that `Mask` checks (checked_under), in table order.
 template <std::uint32_t Mask>
 void check_fixed_layouts() {
     static_assert(valid_mask(Mask));
-    constexpr bool runtime_rank = (Mask & arg::rank) == 0;
-    constexpr bool every_layout = Mask == arg::all_runtime || Mask == arg::rank ||
-                                  Mask == (arg::rank | arg::num_banks | arg::tensor_shape | arg::shard_shape) ||
-                                  Mask == arg::all_static;
-    check_fixed_case<rank8_case, Mask>();
-    check_fixed_case<rank1_limit_case, Mask>();
-    check_fixed_case<more_cores_case, Mask>();
-    if constexpr (every_layout || !runtime_rank) {
-        check_fixed_case<v7_case, Mask>();
-        check_fixed_case<contiguous_case, Mask>();
-    }
-    if constexpr (every_layout) {
-        check_fixed_case<v1_case, Mask>();
-        check_fixed_case<v4_case, Mask>();
-        check_fixed_case<picture_case, Mask>();
-        check_fixed_case<grid_2d_case, Mask>();
-        check_fixed_case<folded_case, Mask>();
-        check_fixed_case<empty_case, Mask>();
-    }
+    check_fixed_layouts<Mask>(std::make_index_sequence<std::size(fixed_layouts)>{});
 }
 
 // The two halves of the 15 valid masks (testkit::valid_masks), one per source file.
