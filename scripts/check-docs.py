@@ -5,12 +5,22 @@
    (fuzz/fuzz_*.cpp, tools/fuzz/fuzz_*.cpp), and every props/ or fuzz/ file it names exists.
 2. Every relative link in README.md and docs/*.md resolves to a file or folder inside
    the repository (no link leaves it), and no page points a reader to ../shared.
+3. docs/layout.md lists every folder and every public header, and everything it lists
+   exists. A folder is every folder that holds a file of the repository (tracked by git,
+   or new and not ignored), and every top-level folder; a public header is
+   lib/include/ndshard/*.hpp, *.h and detail/*.hpp, and every header under an internal
+   library's include/ (lib/*/include/, tools/*/include/). An entry is a list item that
+   starts with a link to the folder (target ending in '/') or header, followed by what
+   lives there: `- [lib/sim/](../lib/sim/) the simulated device ...`. A missing entry is
+   printed as the line to paste, with its description left to write.
 
 Usage: scripts/check-docs.py [repository root]   (default: this script's parent folder)
 Prints one line per problem naming the file, the link or path, and the rule; exits 1 if any.
 """
+import os
 import pathlib
 import re
+import subprocess
 import sys
 
 root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else pathlib.Path(__file__).resolve().parent.parent).resolve()
@@ -56,6 +66,57 @@ for page in pages:
                 problems.append(f"{rel}:{n}: link '{target}' leaves the repository")
             elif not resolved.exists():
                 problems.append(f"{rel}:{n}: link '{target}' does not resolve ({resolved.relative_to(root)} is missing)")
+
+
+# 3. the layout: one line per folder and per public header
+def repository_files():
+    """Files of the repository as paths relative to root: git's tracked and new-but-not-ignored
+    ones (so a header is noticed before it is committed); without git, every file outside
+    build trees and hidden caches."""
+    try:
+        out = subprocess.run(["git", "-C", str(root), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                             capture_output=True, check=True).stdout
+        return {f for f in out.decode("utf-8").split("\0") if f and (root / f).is_file()}
+    except (OSError, subprocess.CalledProcessError):
+        files = set()
+        for folder, dirs, names in os.walk(root):
+            rel = pathlib.Path(folder).relative_to(root)
+            dirs[:] = [d for d in dirs if not (rel == pathlib.Path(".") and (d.startswith("build") or d == "out"))
+                       and d not in (".git", ".cache", "__pycache__")]
+            files |= {(rel / n).as_posix() for n in names}
+        return files
+
+
+layout_md = root / "docs" / "layout.md"
+files = repository_files()
+folders = {pathlib.PurePosixPath(f).parent.as_posix() for f in files} - {"."}
+folders |= {f.split("/", 1)[0] for f in folders}
+public_headers = {f for f in files if re.fullmatch(r"lib/include/ndshard/(detail/)?[^/]+\.(hpp|h)", f)
+                  or re.fullmatch(r"(lib|tools)/[^/]+/include/.+\.(hpp|h)", f)}
+required = {f + "/" for f in folders} | public_headers
+if not layout_md.is_file():
+    problems.append("docs/layout.md: missing (it must list every folder and public header)")
+else:
+    listed = {}
+    entry = re.compile(r"^\s*[-*] \[[^\]]*\]\(([^)\s#]+)\)(.*)$")
+    for n, line in enumerate(layout_md.read_text(encoding="utf-8").splitlines(), 1):
+        m = entry.match(line)
+        if not m:
+            continue
+        target, what = m.group(1), m.group(2).strip(" -:\u2014")
+        resolved = (layout_md.parent / target).resolve()
+        if root not in resolved.parents:
+            continue  # leaves the repository: rule 2 reports it
+        path = resolved.relative_to(root).as_posix() + ("/" if target.endswith("/") else "")
+        listed[path] = n
+        if target.endswith("/") != resolved.is_dir() or not resolved.exists():
+            kind = "folder" if target.endswith("/") else "file"
+            problems.append(f"docs/layout.md:{n}: lists {path}, which is not an existing {kind}")
+        elif len(what.split()) < 3:
+            problems.append(f"docs/layout.md:{n}: {path} needs a few words on what lives there")
+    for path in sorted(required - set(listed)):
+        link = os.path.relpath(root / path, layout_md.parent).replace(os.sep, "/") + ("/" if path.endswith("/") else "")
+        problems.append(f"docs/layout.md: {path} exists but is not listed; add: - [{path}]({link}) <what lives there>")
 
 for p in problems:
     print(p)
