@@ -421,27 +421,34 @@ public:
     class page_iterator;
     class shard_iterator;
     class local_iterator;
+    // A shard's or a bank's range makes its iterator when begin() is called, in place (a
+    // shard of few pages must not pay for copying the iterator's per-dim arrays): it refers
+    // to the accessor, which must outlive it.
     template <class It>
     struct range {
-        It first;
-        constexpr It begin() const { return first; }
+        const accessor* a;
+        std::uint32_t first;  // the shard or the bank
+        NDSHARD_INLINE constexpr It begin() const { return It(*a, first); }
+        static constexpr page_sentinel end() { return {}; }
+    };
+    // The whole tensor's range holds its iterator, made once (measured: GCC keeps a copy of
+    // it in registers, not an iterator made in place).
+    struct page_range {
+        page_iterator first;
+        constexpr page_iterator begin() const { return first; }
         static constexpr page_sentinel end() { return {}; }
     };
     // Every page, in page id order, with its bank and offset; no division per step.
-    [[nodiscard]] constexpr range<page_iterator> pages() const { return {page_iterator(*this)}; }
+    [[nodiscard]] constexpr page_range pages() const { return {page_iterator(*this)}; }
     // Every `threads`-th page starting at page `thread` (thread < threads): the share of
     // one of `threads` data-movement threads that split the tensor between them.
-    [[nodiscard]] constexpr range<page_iterator> pages(std::uint32_t thread, std::uint32_t threads) const {
+    [[nodiscard]] constexpr page_range pages(std::uint32_t thread, std::uint32_t threads) const {
         return {page_iterator(*this, thread, threads)};
     }
     // One shard's real pages in device order (padding skipped).
-    [[nodiscard]] constexpr range<shard_iterator> shard_pages(std::uint32_t shard_id) const {
-        return {shard_iterator(*this, shard_id)};
-    }
+    [[nodiscard]] constexpr range<shard_iterator> shard_pages(std::uint32_t shard_id) const { return {this, shard_id}; }
     // One bank's real pages in device order: its slots in turn, padding skipped.
-    [[nodiscard]] constexpr range<local_iterator> local_pages(std::uint32_t bank) const {
-        return {local_iterator(*this, bank)};
-    }
+    [[nodiscard]] constexpr range<local_iterator> local_pages(std::uint32_t bank) const { return {this, bank}; }
 
 private:
     // f(view) with the view of the accessor's rank (and exactness) as compile-time facts:

@@ -164,7 +164,7 @@ template <auto CT>
 class accessor<CT>::shard_iterator : public detail::page_iterator_base<typename accessor<CT>::shard_iterator> {
 public:
     constexpr shard_iterator() = default;
-    constexpr shard_iterator(const accessor& a, std::uint32_t shard_id) { start(a, shard_id); }
+    NDSHARD_INLINE constexpr shard_iterator(const accessor& a, std::uint32_t shard_id) { start(a, shard_id); }
     // Inside a row, page and offset are the row's ends minus the pages left in it.
     NDSHARD_INLINE constexpr page_ref operator*() const noexcept {
         return {page_end_ - run_, bank_, offset_end_ - run_, core_};
@@ -264,7 +264,7 @@ template <auto CT>
 class accessor<CT>::local_iterator : public detail::page_iterator_base<typename accessor<CT>::local_iterator> {
 public:
     constexpr local_iterator() = default;
-    constexpr local_iterator(const accessor& a, std::uint32_t bank)
+    NDSHARD_INLINE constexpr local_iterator(const accessor& a, std::uint32_t bank)
         : a_(&a), bank_(bank), slots_(a.shards_in_bank(bank)) {
         if (slots_ != 0) shard_.start(a, a.shard_in_slot(bank_, 0));
     }
