@@ -256,7 +256,9 @@ void raw_mode(testkit::entropy& e) {
     raw_fields(io, a);
     std::vector<std::uint32_t> rt = runtime_words(a);
     damage_words(a.dmg, rt);
-    note_input(describe(a, rt));
+    using raw_input = std::pair<const raw_args*, const std::vector<std::uint32_t>*>;
+    const raw_input input{&a, &rt};
+    const scoped_note<raw_input> noted(input, [](const raw_input& n) { return describe(*n.first, *n.second); });
     run_words(a.kind, rt, a.bank_base, a.page_size, e);
 }
 
@@ -267,7 +269,12 @@ void spec_mode(testkit::entropy& e) {
     spec_tail t;
     testkit::choice_reader io{e};
     tail_fields(io, t);
-    note_input(fuzz::describe(d.spec) + " mask " + std::to_string(t.mask) + (t.squeeze ? " squeezed" : ""));
+    using spec_input = std::pair<const distribution_spec*, const spec_tail*>;
+    const spec_input input{&d.spec, &t};
+    const scoped_note<spec_input> noted(input, [](const spec_input& n) {
+        return fuzz::describe(*n.first) + " mask " + std::to_string(n.second->mask) +
+               (n.second->squeeze ? " squeezed" : "");
+    });
     const page_layout sq = squeeze(d.layout);
     const page_layout& l = t.squeeze ? sq : d.layout;
     const auto mask = static_cast<std::uint32_t>(t.mask);

@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <exception>
+#include <optional>
 #include <span>
 #include <string>
 
@@ -64,9 +65,12 @@ void check_traffic(const scenario_outcome& r) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     testkit::byte_entropy e(std::span<const std::uint8_t>(data, size));
     fuzz::note_input("(scenario not drawn yet)");
+    std::optional<scenario_outcome> run;  // outside the try: a finding in a catch still describes it
     try {
-        const scenario_outcome r = run_scenario(e, max_pages);
-        fuzz::note_input(describe_run(r));
+        run = run_scenario(e, max_pages);
+        const scenario_outcome& r = *run;
+        testkit::note_input_deferred(
+            [](const void* p) { return describe_run(*static_cast<const scenario_outcome*>(p)); }, &r);
         NDSHARD_FUZZ_CHECK(r.failure.empty(), r.failure);
         check_traffic(r);
     } catch (const noc_error& err) {

@@ -1,4 +1,4 @@
-// fuzz_spec: bytes -> a distribution spec, differential against the cpp_int oracle.
+// fuzz_spec: bytes -> a distribution spec, differential against the naive oracle (lib/oracle).
 //
 // The bytes drive the testkit's one spec generator (byte_entropy; explicit mode lets a
 // seed spell out an exact spec). Either both make_distribution and oracle::evaluate reject
@@ -422,7 +422,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     using namespace ndshard;
     testkit::byte_entropy e(std::span<const std::uint8_t>(data, size));
     const distribution_spec spec = testkit::generate_spec(e, fuzz::spec_fuzz_options());
-    fuzz::note_input(fuzz::describe(spec));
+    fuzz::note_spec(spec);
 
     std::optional<distribution> fast;
     std::string rule, message;

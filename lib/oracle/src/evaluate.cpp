@@ -1,6 +1,6 @@
 // evaluate(): spec -> model, applying docs/rules.md "Errors" in table order.
-#include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -12,11 +12,13 @@ namespace ndshard::oracle {
 namespace {
 
 using detail::ceil_div;
+using detail::narrow;
 using detail::range_string;
 using detail::shape_string;
 using detail::volume;
+using detail::wide;
 
-const big two_to_32 = big(1) << 32;
+const wide two_to_32 = wide(1) << 32;
 
 // rules.md: dims >= 0, sizes >= 1 (or a rule), coordinates unsigned. A negative value is
 // not a spec that can be rejected with a rule id: it cannot be written at all.
@@ -94,34 +96,43 @@ verdict evaluate(const spec& s) {
   for (const core_range& r : s.cores) core_count += (r.x1 - r.x0 + 1) * (r.y1 - r.y0 + 1);
   if (core_count > 65536)
     return reject("too_many_cores", to_string(core_count) + " cores after expansion, more than 65536");
-  const std::vector<core_xy> expanded = expand_cores(s.cores, s.orient);
+  std::vector<core_xy> expanded = expand_cores(s.cores, s.orient);
   {
-    std::vector<std::pair<big, big>> seen;
-    for (const core_xy& c : expanded) seen.emplace_back(c.x, c.y);
-    std::sort(seen.begin(), seen.end());
-    for (std::size_t i = 1; i < seen.size(); ++i)
-      if (seen[i] == seen[i - 1])
-        return reject("duplicate_core",
-                      "core (" + to_string(seen[i].first) + "," + to_string(seen[i].second) + ") appears twice");
+    // Every coordinate is <= 65535 here (rule core_coord), so key = x * 65536 + y is a
+    // distinct 32-bit number per core: (3,7) -> 196615. A set of the keys seen so far -
+    // open addressing in a table at least twice the core count, key + 1 stored (0 =
+    // empty) - meets a repeated core at its second listing, without sorting anything.
+    std::size_t size = 1;
+    while (size < 2 * expanded.size()) size *= 2;
+    std::vector<std::uint64_t> seen(size, 0);
+    for (const core_xy& c : expanded) {
+      const auto key = static_cast<std::uint64_t>(c.x * 65536 + c.y);
+      std::size_t slot = static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ULL) >> 32) & (size - 1);
+      while (seen[slot] != 0 && seen[slot] != key + 1) slot = (slot + 1) & (size - 1);
+      if (seen[slot] == key + 1)
+        return reject("duplicate_core", "core (" + to_string(c.x) + "," + to_string(c.y) + ") appears twice");
+      seen[slot] = key + 1;
+    }
   }
   if (s.strat == strategy::grid_2d && s.cores.size() != 1)
     return reject("grid_2d_ranges", "grid_2d takes exactly one core range, got " + std::to_string(s.cores.size()));
 
   // ---- Conversion to pages (rules.md "Conversion to pages" 1-5) ----------------------
-  std::vector<big> T = s.tensor;  // becomes the tensor page shape, tensor rank
-  std::vector<big> S = s.shard;   // becomes the shard page shape
-  big page_size;
+  // Until the 32-bit limit rules below have passed, shapes and sizes are `wide` (see detail.hpp).
+  std::vector<wide> T(s.tensor.begin(), s.tensor.end());  // becomes the tensor page shape, tensor rank
+  std::vector<wide> S(s.shard.begin(), s.shard.end());    // becomes the shard page shape
+  wide page_size;
   switch (s.page) {
     case page_kind::tile:  // page = one h x w tile; X[-1] = ceil(X[-1]/w), X[-2] = ceil(X[-2]/h)
-      page_size = s.tile_h * s.tile_w * s.element_size;
-      for (std::vector<big>* X : {&T, &S}) {
+      page_size = wide(s.tile_h) * wide(s.tile_w) * wide(s.element_size);
+      for (std::vector<wide>* X : {&T, &S}) {
         const std::size_t n = X->size();
-        (*X)[n - 1] = ceil_div((*X)[n - 1], s.tile_w);
-        (*X)[n - 2] = ceil_div((*X)[n - 2], s.tile_h);
+        (*X)[n - 1] = ceil_div((*X)[n - 1], wide(s.tile_w));
+        (*X)[n - 2] = ceil_div((*X)[n - 2], wide(s.tile_h));
       }
       break;
     case page_kind::row_major:  // page = one row of S[-1] elements; T[-1] = ceil(T[-1]/S[-1]), S[-1] = 1
-      page_size = S.back() * s.element_size;
+      page_size = S.back() * wide(s.element_size);
       T.back() = ceil_div(T.back(), S.back());
       S.back() = 1;
       break;
@@ -131,64 +142,64 @@ verdict evaluate(const spec& s) {
   }
   // Folding: the leading rank(T) - rank(S) + 1 tensor page dims multiply into one.
   const std::size_t lead = rank_t - rank_s + 1;
-  std::vector<big> folded{volume(std::vector<big>(T.begin(), T.begin() + static_cast<std::ptrdiff_t>(lead)))};
+  std::vector<wide> folded{volume(std::vector<wide>(T.begin(), T.begin() + static_cast<std::ptrdiff_t>(lead)))};
   folded.insert(folded.end(), T.begin() + static_cast<std::ptrdiff_t>(lead), T.end());
   // Shard grid G[d] = ceil(T[d]/S[d]) (0 when T[d] = 0).
-  std::vector<big> G(rank_s);
+  std::vector<wide> G(rank_s);
   for (std::size_t d = 0; d < rank_s; ++d) G[d] = ceil_div(folded[d], S[d]);
-  const big num_shards = volume(G);
+  const wide num_shards = volume(G);
 
   // ---- Cores: the effective list ---------------------------------------------------------
-  std::vector<core_xy> effective = expanded;
+  std::vector<core_xy> effective = std::move(expanded);  // the listed cores, unless grid_2d trims them
   if (s.strat == strategy::grid_2d) {
     // The shard grid seen as 2D: Gw = G[-1], Gh = product of the other G (rank 1: 1).
-    const big Gw = G.back();
-    const big Gh = volume(std::vector<big>(G.begin(), G.end() - 1));
+    const wide Gw = G.back();
+    const wide Gh = volume(std::vector<wide>(G.begin(), G.end() - 1));
     const core_range& r = s.cores.front();
-    const big width = r.x1 - r.x0 + 1, height = r.y1 - r.y0 + 1;
+    const wide width = r.x1 - r.x0 + 1, height = r.y1 - r.y0 + 1;
     const bool row = s.orient == orientation::row_major;
     // row_major needs Gw <= width and Gh <= height; col_major needs Gh <= width, Gw <= height.
     const bool fits = row ? (Gw <= width && Gh <= height) : (Gh <= width && Gw <= height);
     if (!fits)
-      return reject("grid_2d_fit", "grid_2d shard grid " + to_string(Gh) + " x " + to_string(Gw) +
-                                       " (Gh x Gw) does not fit core range " + range_string(r) + " (" +
-                                       to_string(width) + " wide, " + to_string(height) + " high) in " +
-                                       (row ? "row_major" : "col_major"));
-    // Shard s = i*Gw + j lands on (x0+j, y0+i) (row_major) or (x0+i, y0+j) (col_major).
+      return reject("grid_2d_fit", "grid_2d shard grid " + Gh.str() + " x " + Gw.str() +
+                                       " (Gh x Gw) does not fit core range " + range_string(r) + " (" + width.str() +
+                                       " wide, " + height.str() + " high) in " + (row ? "row_major" : "col_major"));
+    // Shard s = i*Gw + j lands on (x0+j, y0+i) (row_major) or (x0+i, y0+j) (col_major);
+    // it fits, so num_shards <= 65536 and i, j <= 65535.
     effective.clear();
-    for (big id = 0; id < num_shards; ++id) {
-      const big i = id / Gw, j = id % Gw;
+    for (wide id = 0; id < num_shards; ++id) {
+      const big i = narrow(id / Gw), j = narrow(id % Gw);
       effective.push_back(row ? core_xy{r.x0 + j, r.y0 + i} : core_xy{r.x0 + i, r.y0 + j});
     }
   }
 
   // ---- 32-bit limits ------------------------------------------------------------------------
-  big tensor_volume_nonzero = 1;  // vol(tensor pages) with zero dims counted as 1
+  wide tensor_volume_nonzero = 1;  // vol(tensor pages) with zero dims counted as 1
   for (std::size_t d = 0; d < rank_t; ++d) {
     if (T[d] >= two_to_32)
-      return reject("tensor_pages_32bit", "tensor page dim " + std::to_string(d) + " is " + to_string(T[d]) +
+      return reject("tensor_pages_32bit", "tensor page dim " + std::to_string(d) + " is " + T[d].str() +
                                               ", not below 2^32 (pages " + shape_string(T) + ")");
-    tensor_volume_nonzero *= (T[d] == 0 ? big(1) : T[d]);
+    tensor_volume_nonzero *= (T[d] == 0 ? wide(1) : T[d]);
   }
   if (tensor_volume_nonzero >= two_to_32)
-    return reject("tensor_pages_32bit", "tensor page volume " + to_string(tensor_volume_nonzero) + " of " +
-                                            shape_string(T) + " is not below 2^32");
+    return reject("tensor_pages_32bit", "tensor page volume " + tensor_volume_nonzero.str() + " of " + shape_string(T) +
+                                            " is not below 2^32");
   for (std::size_t d = 0; d < rank_s; ++d)
     if (S[d] >= two_to_32)
-      return reject("shard_pages_32bit", "shard page dim " + std::to_string(d) + " is " + to_string(S[d]) +
+      return reject("shard_pages_32bit", "shard page dim " + std::to_string(d) + " is " + S[d].str() +
                                              ", not below 2^32 (pages " + shape_string(S) + ")");
-  const big shard_volume = volume(S);
+  const wide shard_volume = volume(S);
   if (shard_volume >= two_to_32)
     return reject("shard_pages_32bit",
-                  "shard page volume " + to_string(shard_volume) + " of " + shape_string(S) + " is not below 2^32");
+                  "shard page volume " + shard_volume.str() + " of " + shape_string(S) + " is not below 2^32");
   // aligned_page_size = round_up(page_size, alignment)
-  const big aligned_page_size = ceil_div(page_size, s.alignment) * s.alignment;
+  const wide aligned_page_size = ceil_div(page_size, wide(s.alignment)) * wide(s.alignment);
   if (aligned_page_size >= two_to_32)
-    return reject("page_size_32bit", "aligned page size " + to_string(aligned_page_size) + " is not below 2^32");
+    return reject("page_size_32bit", "aligned page size " + aligned_page_size.str() + " is not below 2^32");
 
   // ---- Distribution (rules.md "Distribution") ---------------------------------------------
-  const big P = effective.size();
-  big max_shards_per_core;
+  const wide P = effective.size();
+  wide max_shards_per_core;
   switch (s.strat) {
     case strategy::round_robin_1d:
       max_shards_per_core = ceil_div(num_shards, P);
@@ -197,30 +208,32 @@ verdict evaluate(const spec& s) {
       max_shards_per_core = ceil_div(num_shards, P);
       break;  // k
     case strategy::grid_2d:
-      max_shards_per_core = num_shards < 1 ? num_shards : big(1);
+      max_shards_per_core = num_shards < 1 ? num_shards : wide(1);
       break;
   }
-  const big reserved = max_shards_per_core * shard_volume;
-  const big end_address = s.bank_base + reserved * aligned_page_size;
+  const wide reserved = max_shards_per_core * shard_volume;
+  const wide end_address = wide(s.bank_base) + reserved * aligned_page_size;
   if (end_address > two_to_32)
-    return reject("address_32bit", "bank_base " + to_string(s.bank_base) + " + " + to_string(reserved) +
-                                       " reserved pages * " + to_string(aligned_page_size) +
-                                       " bytes = " + to_string(end_address) + " exceeds 2^32");
+    return reject("address_32bit", "bank_base " + to_string(s.bank_base) + " + " + reserved.str() +
+                                       " reserved pages * " + aligned_page_size.str() +
+                                       " bytes = " + end_address.str() + " exceeds 2^32");
   if (s.bank_base >= two_to_32)
     return reject("address_32bit", "bank_base " + to_string(s.bank_base) + " is not below 2^32");
 
+  // Accepted: every quantity is now below 2^32 (T and S dims, volumes, sizes, the end
+  // address) or 2^33 (the end address itself may be 2^32), so each fits `big`.
   model m;
-  m.tensor_pages = T;
-  m.folded_tensor = folded;
-  m.shard_pages = S;
-  m.grid = G;
-  m.num_pages = volume(T);
-  m.num_shards = num_shards;
-  m.shard_volume = shard_volume;
-  m.max_shards_per_core = max_shards_per_core;
-  m.page_size = page_size;
-  m.aligned_page_size = aligned_page_size;
-  m.reserved_pages_per_core = reserved;
+  m.tensor_pages = narrow(T);
+  m.folded_tensor = narrow(folded);
+  m.shard_pages = narrow(S);
+  m.grid = narrow(G);
+  m.num_pages = narrow(volume(T));
+  m.num_shards = narrow(num_shards);
+  m.shard_volume = narrow(shard_volume);
+  m.max_shards_per_core = narrow(max_shards_per_core);
+  m.page_size = narrow(page_size);
+  m.aligned_page_size = narrow(aligned_page_size);
+  m.reserved_pages_per_core = narrow(reserved);
   m.bank_base = s.bank_base;
   m.strat = s.strat;
   m.cores = std::move(effective);

@@ -196,24 +196,27 @@ const buffer_info& device::buffer(buffer_id id) const {
 
 const memory& device::check_access(const char* what, std::optional<core_coord> by, noc_addr at, std::uint64_t size,
                                    std::optional<buffer_id> expect, buffer_id* landed) const {
-    const std::string head = std::string(what) + " by " + (by ? "core " + to_string(*by) : std::string("the host")) +
-                             " of " + std::to_string(size) + " bytes at " + at_text(at);
+    // The access in words, built only for an error (every page the simulator moves passes here).
+    const auto head = [&] {
+        return std::string(what) + " by " + (by ? "core " + to_string(*by) : std::string("the host")) + " of " +
+               std::to_string(size) + " bytes at " + at_text(at);
+    };
     const memory* m = endpoint({at.x, at.y});
-    if (m == nullptr) throw noc_error(head + ": no core or DRAM bank at " + to_string(core_coord{at.x, at.y}));
+    if (m == nullptr) throw noc_error(head() + ": no core or DRAM bank at " + to_string(core_coord{at.x, at.y}));
     const allocation* a = m->find(at.addr);
     if (a == nullptr) {
         const allocation* below = m->below(at.addr);
-        throw noc_error(head + ": outside every live buffer of " + m->label() +
+        throw noc_error(head() + ": outside every live buffer of " + m->label() +
                         (below ? "; nearest below is " + describe(*below) : std::string("; no buffer lies below")));
     }
-    if (at.addr + size > a->end) throw noc_error(head + ": overruns " + describe(*a) + " of " + m->label());
+    if (at.addr + size > a->end) throw noc_error(head() + ": overruns " + describe(*a) + " of " + m->label());
     // Inside some live buffer is not enough: a page address that lands in a neighbouring
     // buffer is silent corruption on hardware, so the buffer the caller addressed must match.
     if (expect && a->buffer != expect->value) {
         auto it = buffers_.find(expect->value);
         const std::string meant = it == buffers_.end() ? "#" + std::to_string(expect->value) + " (not live)"
                                                        : "'" + it->second.name + "' #" + std::to_string(expect->value);
-        throw noc_error(head + ": lands in " + describe(*a) + " of " + m->label() + ", not in the addressed buffer " +
+        throw noc_error(head() + ": lands in " + describe(*a) + " of " + m->label() + ", not in the addressed buffer " +
                         meant);
     }
     if (landed) *landed = buffer_id{a->buffer};

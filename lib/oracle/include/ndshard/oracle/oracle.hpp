@@ -1,6 +1,7 @@
-// The naive oracle: an independent, deliberately slow reference of
-// shared/SEMANTICS.md and docs/rules.md. Every quantity is an unbounded integer,
-// so nothing here can overflow; property tests compare the fast path against it.
+// The naive oracle: an independent, deliberately simple reference of
+// shared/SEMANTICS.md and docs/rules.md. Every quantity is a checked integer wider than
+// anything a spec can produce (see `big`), so nothing here wraps;
+// property tests compare the fast path against it.
 // It depends on nothing of the fast path (lib/include/ndshard/...).
 #pragma once
 
@@ -12,7 +13,17 @@
 
 namespace ndshard::oracle {
 
-using big = boost::multiprecision::cpp_int;
+// Why 128 bits: a spec's inputs (dims, tile sides, element size, alignment, bank base)
+// are below 2^64, core coordinates below 2^32, and a core count is below 2^64 ranges *
+// 2^32 cores = 2^96. An accepted model's quantities are below 2^33 (pages, shards, sizes,
+// offsets below 2^32; the end address at most 2^32), so what the mapping forms from two
+// of them - a device offset times a page size, a coordinate times a stride - is below
+// 2^66. 128 bits is Boost's widest "trivial" cpp_int: one native unsigned __int128 and a
+// sign, no limb loops and no heap. Checked: a result past 2^128 - 1 throws
+// std::overflow_error instead of wrapping. (evaluate() forms wider quantities before its
+// 32-bit limit rules - a volume of 8 dims below 2^64 is below 2^512 - in a 512-bit type
+// of its own, src/detail.hpp.)
+using big = boost::multiprecision::checked_int128_t;
 
 enum class page_kind { pages, tile, row_major };
 enum class orientation { row_major, col_major };

@@ -24,16 +24,39 @@ inline std::string& current_input() {
 
 // Records what the current input decoded to; NDSHARD_FUZZ_VERBOSE=1 also prints it
 // (replay an input to see its spec: NDSHARD_FUZZ_VERBOSE=1 fuzz_spec crash-...).
-inline void note_input(std::string text) {
+inline bool verbose_inputs() {
     static const bool verbose = [] {
         const char* v = std::getenv("NDSHARD_FUZZ_VERBOSE");
         return v != nullptr && *v != '\0' && *v != '0';
     }();
-    if (verbose) std::fprintf(stderr, "input: %s\n", text.c_str());
+    return verbose;
+}
+
+// The input's text deferred: make(arg) runs only when a finding is printed (most inputs
+// pass, and describing a spec costs more than a fast path's answer). arg must live until
+// the next note.
+struct deferred_input_text {
+    std::string (*make)(const void*) = nullptr;
+    const void* arg = nullptr;
+};
+inline deferred_input_text& deferred_input() {
+    static deferred_input_text d;
+    return d;
+}
+
+inline void note_input(std::string text) {
+    if (verbose_inputs()) std::fprintf(stderr, "input: %s\n", text.c_str());
+    deferred_input() = {};
     current_input() = std::move(text);
 }
 
+inline void note_input_deferred(std::string (*make)(const void*), const void* arg) {
+    if (verbose_inputs()) return note_input(make(arg));
+    deferred_input() = {make, arg};
+}
+
 [[noreturn]] inline void fail(const std::string& what) {
+    if (const deferred_input_text d = deferred_input(); d.make != nullptr) current_input() = d.make(d.arg);
     std::fprintf(stderr, "\n=== ndshard fuzz finding ===\n%s\ninput: %s\n", what.c_str(), current_input().c_str());
     std::fflush(stderr);
     __builtin_trap();
