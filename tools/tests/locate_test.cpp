@@ -224,6 +224,30 @@ TEST(CliLocate, TextOfOnePage) {
               "holds        padding: slot 3 holds shard 19, an edge shard; its page 4 lies past the tensor's edge\n");
 }
 
+// --arch: the page's NoC address in tt-metal's encoding, worked by hand. [3,7,5]/[2,2,2]
+// on a 2x3 grid: page [2,6,4] is in core (1,2) at byte 24; Wormhole and Blackhole put y at
+// bit 42 and x at bit 36 (2 << 42 | 1 << 36 | 24), Grayskull at bits 38 and 32.
+TEST(CliLocate, NocAddressInTheChipsEncoding) {
+    const std::vector<std::string> spec{"locate", "--tensor", "3,7,5", "--shard",  "2,2,2", "--grid",
+                                        "2x3",    "--coord",  "2,6,4", "--format", "json",  "--arch"};
+    const std::pair<const char*, const char*> cases[] = {
+        {"wormhole_b0", "0x81000000018"}, {"blackhole", "0x81000000018"}, {"grayskull", "0x8100000018"}};
+    for (const auto& [arch, want] : cases) {
+        std::vector<std::string> args = spec;
+        args.push_back(arch);
+        const run_output r = run_cli(args);
+        ASSERT_EQ(r.code, 0) << arch << ": " << r.err;
+        const json j = json::parse(r.out);
+        EXPECT_EQ(j.at("address").get<std::uint64_t>(), 24U) << arch;
+        EXPECT_EQ(j.at("noc_addr").get<std::string>(), want) << arch;
+    }
+    std::vector<std::string> bad = spec;
+    bad.push_back("wormhole_c0");
+    const run_output r = run_cli(bad);
+    EXPECT_EQ(r.code, 2);
+    EXPECT_TRUE(is_one_line(r.err)) << r.err;
+}
+
 TEST(CliLocate, BadInputIsOneLineAndExit2) {
     const std::vector<std::string> p{"--tensor", "3,7,5", "--shard", "2,2,2", "--grid", "2x3"};
     const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {

@@ -44,6 +44,16 @@ struct bank_and_offset {
     friend constexpr bool operator!=(const bank_and_offset& a, const bank_and_offset& b) noexcept { return !(a == b); }
 };
 
+// tt-metal's NoC unicast address layout (NOC_XY_ADDR of each architecture's
+// noc_parameters.h): the address in the low local_bits, then x, then y, id_bits each.
+struct noc_encoding {
+    std::uint32_t local_bits;
+    std::uint32_t id_bits;
+};
+inline constexpr noc_encoding noc_grayskull{32, 6};
+inline constexpr noc_encoding noc_wormhole_b0{36, 6};
+inline constexpr noc_encoding noc_blackhole{36, 6};
+
 struct noc_addr {
     std::uint32_t x;
     std::uint32_t y;
@@ -52,9 +62,12 @@ struct noc_addr {
         return a.x == b.x && a.y == b.y && a.addr == b.addr;
     }
     friend constexpr bool operator!=(const noc_addr& a, const noc_addr& b) noexcept { return !(a == b); }
-    // tt-metal style 64-bit form: x in bits 48..63, y in 32..47, address below.
-    [[nodiscard]] constexpr std::uint64_t packed() const noexcept {
-        return (std::uint64_t{x} << 48) | (std::uint64_t{y} << 32) | addr;
+    // The 64-bit address a NoC read or write of this core takes, in tt-metal's unicast
+    // encoding for one architecture (noc_encoding above): y above x above the address.
+    // noc_addr{1, 2, 0x10200}.encoded(noc_wormhole_b0) == 0x810'0001'0200 (2 << 42 | 1 << 36 | ...).
+    // The caller keeps x and y below 2^id_bits.
+    [[nodiscard]] constexpr std::uint64_t encoded(noc_encoding e) const noexcept {
+        return (std::uint64_t{y} << (e.local_bits + e.id_bits)) | (std::uint64_t{x} << e.local_bits) | addr;
     }
 };
 

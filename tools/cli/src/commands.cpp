@@ -424,7 +424,7 @@ parse_result parse_args(std::vector<std::string> args, const parse_options& opti
                   "ndshard conform --impl ./libmy_accessor.so --cases 10000 --json > report.json"}));
 
     spec_flags locate_flags;
-    std::optional<std::string> locate_page_id, locate_coord, locate_at, locate_format;
+    std::optional<std::string> locate_page_id, locate_coord, locate_at, locate_format, locate_arch;
     CLI::App* locate = add_spec_command(
         app, "locate", "where one page lives, or what lives at one core's address", locate_flags,
         "\nGive one of --page-id, --coord (where the page lives: shard and its coordinate, core and its\n"
@@ -440,6 +440,8 @@ parse_result parse_args(std::vector<std::string> args, const parse_options& opti
     add_text(locate, "--at", locate_at, "the reverse: what lives at core X,Y, byte address ADDR (decimal or 0x..)",
              "X,Y:ADDR");
     add_text(locate, "--format", locate_format, "text (default) | json", "FORMAT");
+    add_text(locate, "--arch", locate_arch,
+             "also the page's NoC address in this chip's encoding: wormhole_b0 | blackhole | grayskull", "ARCH");
 
     app.set_version_flag("--version", std::string("ndshard ") + NDSHARD_VERSION_STRING, "print the version and exit");
 
@@ -577,7 +579,8 @@ parse_result parse_args(std::vector<std::string> args, const parse_options& opti
                 throw usage_error(
                     std::string(given ? "--page-id, --coord and --at: give only one" : "give a question") +
                     ": --page-id N, --coord I,J,K or --at X,Y:ADDR");
-            locate_command c{spec_of(locate_flags, options.allow_files), {}, false};
+            locate_command c{spec_of(locate_flags, options.allow_files), {}, false, {}};
+            if (locate_arch) c.arch = parse_tt_arch(*locate_arch, "--arch");
             if (locate_page_id) c.query = page_id_query{parse_u64(*locate_page_id, "--page-id")};
             if (locate_coord) {
                 const shape coord = parse_shape(*locate_coord, "--coord");
@@ -639,7 +642,7 @@ int execute(const command& cmd, std::ostream& out, std::ostream& err, const run_
         if (const auto* c = std::get_if<sim_command>(&cmd)) return run_sim(*c, out, err);
         if (const auto* c = std::get_if<conform_command>(&cmd)) return run_conform(*c, out);
         if (const auto* c = std::get_if<locate_command>(&cmd)) {
-            write_locate(make_distribution(c->spec), c->query, c->json, out);
+            write_locate(make_distribution(c->spec), c->query, c->json, c->arch, out);
             return 0;
         }
     } catch (const usage_error& e) {

@@ -61,7 +61,13 @@ std::uint64_t parse_address(std::string_view text, std::string_view whole, std::
     return parse_u64(text, std::string(what) + " address");
 }
 
-nlohmann::ordered_json location_json(const page_location& p) {
+// A page's NoC address: its core and byte address in the chip's encoding (the address is
+// below 2^32 by the rule address_32bit).
+std::uint64_t noc_address(const page_location& p, tt_arch arch) {
+    return tt_noc_xy_addr(arch, p.core.x, p.core.y, static_cast<std::uint32_t>(p.address));
+}
+
+nlohmann::ordered_json location_json(const page_location& p, std::optional<tt_arch> arch) {
     nlohmann::ordered_json j;
     j["page"] = p.page;
     j["coord"] = p.coord;
@@ -73,10 +79,15 @@ nlohmann::ordered_json location_json(const page_location& p) {
     j["in_shard_offset"] = p.in_shard_offset;
     j["device_offset"] = p.device_offset;
     j["address"] = p.address;
+    if (arch) {
+        j["arch"] = arch_info(*arch).name;
+        j["noc_addr"] = hex64(noc_address(p, *arch));
+    }
     return j;
 }
 
-void write_location_text(const distribution& d, const page_location& p, std::ostream& out) {
+void write_location_text(const distribution& d, const page_location& p, std::optional<tt_arch> arch,
+                         std::ostream& out) {
     const page_layout& l = d.layout;
     out << "page         " << p.page << " of " << l.num_pages << "\n";
     out << "coordinate   " << list_text(p.coord) << " in the " << to_string(d.tensor_pages) << " page grid\n";
@@ -87,6 +98,7 @@ void write_location_text(const distribution& d, const page_location& p, std::ost
     out << "offset       page " << p.in_shard_offset << " of the shard's " << l.shard_volume << ", page "
         << p.device_offset << " from the bank base\n";
     out << "address      " << p.address << " (" << hex(p.address) << ")\n";
+    if (arch) out << "noc address  " << hex64(noc_address(p, *arch)) << " (" << arch_info(*arch).name << ")\n";
 }
 
 const char* kind_name(address_kind k) {
@@ -190,7 +202,8 @@ address_query parse_at(std::string_view text, std::string_view what) {
     return q;
 }
 
-void write_locate(const distribution& d, const locate_query& q, bool json, std::ostream& out) {
+void write_locate(const distribution& d, const locate_query& q, bool json, std::optional<tt_arch> arch,
+                  std::ostream& out) {
     if (const auto* at = std::get_if<address_query>(&q)) {
         const address_content a = locate_address(d, at->core, at->address);
         if (json) {
@@ -203,7 +216,7 @@ void write_locate(const distribution& d, const locate_query& q, bool json, std::
                                                            : "outside";
             if (a.page) {
                 j["byte_in_page"] = a.byte_in_page;
-                j["location"] = location_json(*a.page);
+                j["location"] = location_json(*a.page, arch);
             } else {
                 j["location"] = nullptr;
             }
@@ -218,14 +231,14 @@ void write_locate(const distribution& d, const locate_query& q, bool json, std::
             out << (a.kind == address_kind::page ? " " : " in page ") << a.page->page << ", byte " << a.byte_in_page;
         if (!a.reason.empty()) out << ": " << a.reason;
         out << "\n";
-        if (a.page) write_location_text(d, *a.page, out);
+        if (a.page) write_location_text(d, *a.page, arch, out);
         return;
     }
     const page_location p = std::holds_alternative<page_id_query>(q)
                                 ? locate_page(d, std::get<page_id_query>(q).page)
                                 : locate_coord(d, std::get<page_coord_query>(q).coord);
-    if (json) out << location_json(p).dump() << "\n";
-    else write_location_text(d, p, out);
+    if (json) out << location_json(p, arch).dump() << "\n";
+    else write_location_text(d, p, arch, out);
 }
 
 }  // namespace ndshard::cli

@@ -7,6 +7,7 @@
 #include <map>
 #include <utility>
 
+#include "ndshard/accessor.hpp"
 #include "ndshard/cli/spec_input.hpp"
 
 #include <nlohmann/json.hpp>
@@ -315,16 +316,17 @@ tt_arch parse_tt_arch(std::string_view text, std::string_view what) {
     throw usage_error(std::string(what) + " " + quote_value(text) + ": expected wormhole_b0, blackhole or grayskull");
 }
 
-std::uint64_t tt_noc_xy_addr(tt_arch a, std::uint32_t x, std::uint32_t y, std::uint64_t address) {
+std::uint64_t tt_noc_xy_addr(tt_arch a, std::uint32_t x, std::uint32_t y, std::uint32_t address) {
     const tt_arch_info& info = arch_info(a);
     const std::uint64_t id_limit = 1ULL << info.id_bits;
     if (x >= id_limit || y >= id_limit)
         throw usage_error(std::string(info.name) + ": core (" + std::to_string(x) + "," + std::to_string(y) +
                           ") does not fit the " + std::to_string(info.id_bits) + "-bit NoC node id");
-    if (address >> info.local_bits)
+    if (std::uint64_t{address} >> info.local_bits)
         throw usage_error(std::string(info.name) + ": address " + hex64(address) + " does not fit the " +
                           std::to_string(info.local_bits) + " local address bits");
-    return (std::uint64_t{y} << (info.local_bits + info.id_bits)) | (std::uint64_t{x} << info.local_bits) | address;
+    // The formula is the library's (noc_addr::encoded); only the range checks are the CLI's.
+    return noc_addr{x, y, address}.encoded({info.local_bits, info.id_bits});
 }
 
 int run_tt_convert(const tt_convert& c, const distribution_spec& spec, std::ostream& out, std::ostream& err) {

@@ -72,12 +72,14 @@ struct conform_command {
     std::uint32_t timeout_ms = 2000;
 };
 
-// `locate SPEC (--page-id N | --coord I,J,K | --at X,Y:ADDR) [--format json]`: where one
-// page lives, or what lives at one byte address of one core (locate.hpp).
+// `locate SPEC (--page-id N | --coord I,J,K | --at X,Y:ADDR) [--format json] [--arch A]`:
+// where one page lives (with --arch, its NoC address too), or what lives at one byte
+// address of one core (locate.hpp).
 struct locate_command {
     distribution_spec spec;
     locate_query query;
     bool json = false;
+    std::optional<tt_arch> arch;
 };
 
 using command = std::variant<map_command, show_command, explain_command, svg_command, convert_command, sim_command,

@@ -18,6 +18,7 @@
 #include <variant>
 #include <vector>
 
+#include "ndshard/cli/tt_args.hpp"
 #include "ndshard/distribution.hpp"
 #include "ndshard/spec.hpp"
 
@@ -77,7 +78,9 @@ address_content locate_address(const distribution& d, core_coord core, std::uint
 // "X,Y:ADDR" or "(X,Y):ADDR", ADDR decimal or 0x hex: "1,0:0x40" -> core (1,0), 64.
 address_query parse_at(std::string_view text, std::string_view what);
 
-// The answer as text (one "name  value" line per fact) or as one JSON object.
-void write_locate(const distribution& d, const locate_query& q, bool json, std::ostream& out);
+// The answer as text (one "name  value" line per fact) or as one JSON object; with an
+// architecture, a page's NoC address in its encoding too (noc_addr::encoded).
+void write_locate(const distribution& d, const locate_query& q, bool json, std::optional<tt_arch> arch,
+                  std::ostream& out);
 
 }  // namespace ndshard::cli

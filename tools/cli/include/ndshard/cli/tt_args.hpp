@@ -100,7 +100,7 @@ tt_arch parse_tt_arch(std::string_view text, std::string_view what);
 
 // wormhole_b0, core (1,2), address 0x10200 -> 2 << 42 | 1 << 36 | 0x10200 = 0x81000010200.
 // Throws usage_error when x or y does not fit the node id or the address the local bits.
-std::uint64_t tt_noc_xy_addr(tt_arch a, std::uint32_t x, std::uint32_t y, std::uint64_t address);
+std::uint64_t tt_noc_xy_addr(tt_arch a, std::uint32_t x, std::uint32_t y, std::uint32_t address);
 
 // 0x81000010200 -> "0x81000010200"
 std::string hex64(std::uint64_t v);
