@@ -120,6 +120,18 @@ void check_walk(const A& a, const record& r, It it, const u32* ids, u32 count, c
     if (ids != nullptr) expect(k == count, r.index, what, 0, k, count);
 }
 
+// The digits of id in a mixed radix, row-major (the last digit fastest), written by plain
+// division (fine in the test itself): extent(d) is dim d's radix; digit 0 takes the rest.
+template <class Extent>
+std::array<u32, 8> digits_of(u32 id, u32 rank, Extent extent) {
+    std::array<u32, 8> c{};
+    for (u32 d = rank; d-- > 0;) {
+        c[d] = d == 0 ? id : id % extent(d);
+        id = d == 0 ? 0 : id / extent(d);
+    }
+    return c;
+}
+
 template <class A>
 void check_accessor(const A& a, const record& r) {
     expect(a.num_pages() == r.pages, r.index, "num_pages", 0, a.num_pages(), r.pages);
@@ -141,15 +153,8 @@ void check_accessor(const A& a, const record& r) {
         expect(A::is_local_addr(n, {s[4], s[5]}), r.index, "is_local_addr", p, 0, 1);
         const u32 run = a.contiguous_pages(p);
         expect(s[6] == 4096 ? run >= 4096 : run == s[6], r.index, "contiguous_pages", p, run, s[6]);
-        // The same page by coordinate (digits in the accessor's rank; plain division is
-        // fine in the test itself).
-        std::array<u32, 8> c{};
-        u32 id = p;
-        for (u32 d = a.rank(); d-- > 0;) {
-            const u32 t = a.tensor_extent(d);
-            c[d] = d == 0 ? id : id % t;
-            id = d == 0 ? 0 : id / t;
-        }
+        // The same page by coordinate (digits in the accessor's rank).
+        const std::array<u32, 8> c = digits_of(p, a.rank(), [&](u32 d) { return a.tensor_extent(d); });
         const ndshard::bank_and_offset bc = a.get_bank_and_offset_at(c);
         expect(bc == bo, r.index, "by coordinate", p, bc.page_offset, bo.page_offset);
     }
@@ -162,13 +167,7 @@ void check_accessor(const A& a, const record& r) {
             const u32* first = sample(r, list[1]);
             expect(h.bank == first[1] && h.page_offset == first[2], r.index, "shard_bank_and_offset", s, h.page_offset,
                    first[2]);
-            std::array<u32, 8> q{};
-            u32 id = s;
-            for (u32 d = a.rank(); d-- > 0;) {
-                const u32 g = a.grid_extent(d);
-                q[d] = d == 0 ? id : id % g;
-                id = d == 0 ? 0 : id / g;
-            }
+            const std::array<u32, 8> q = digits_of(s, a.rank(), [&](u32 d) { return a.grid_extent(d); });
             expect(a.shard_id_at(q) == s, r.index, "shard_id_at", s, a.shard_id_at(q), s);
             expect(a.is_local_shard(s, {first[4], first[5]}), r.index, "is_local_shard", s, 0, 1);
         }

@@ -34,6 +34,16 @@ inline bool is_one_line(const std::string& text) {
     return !text.empty() && text.back() == '\n' && std::count(text.begin(), text.end(), '\n') == 1;
 }
 
+// `ndshard <args...>` that must succeed with one line on stdout and nothing on stderr:
+// that line, without its '\n'.
+inline std::string ok(const std::vector<std::string>& args) {
+    const run_output r = run_cli(args);
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+    EXPECT_TRUE(is_one_line(r.out)) << r.out;
+    return r.out.empty() ? r.out : r.out.substr(0, r.out.size() - 1);
+}
+
 inline std::string read_text(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     std::ostringstream s;

@@ -6,14 +6,6 @@
 namespace ndshard::cli::test {
 namespace {
 
-std::string ok(const std::vector<std::string>& args) {
-    const run_output r = run_cli(args);
-    EXPECT_EQ(r.code, 0) << r.err;
-    EXPECT_EQ(r.err, "");
-    EXPECT_TRUE(is_one_line(r.out)) << r.out;
-    return r.out.empty() ? r.out : r.out.substr(0, r.out.size() - 1);
-}
-
 std::string map_of_spec(const std::string& spec) { return ok({"map", "--spec", spec}); }
 
 TEST(CliConvert, HeightToNd) {

@@ -14,14 +14,6 @@ namespace {
 
 using json = nlohmann::json;
 
-std::string ok(const std::vector<std::string>& args) {
-    const run_output r = run_cli(args);
-    EXPECT_EQ(r.code, 0) << r.err;
-    EXPECT_EQ(r.err, "");
-    EXPECT_TRUE(is_one_line(r.out)) << r.out;
-    return r.out.empty() ? r.out : r.out.substr(0, r.out.size() - 1);
-}
-
 std::string words_text(const json& words) {
     std::string s;
     for (const json& w : words) s += (s.empty() ? "" : ",") + std::to_string(w.get<std::uint64_t>());

@@ -567,10 +567,10 @@ struct accessor_view {
     NDSHARD_INLINE constexpr std::uint32_t tensor_div(dim<D> d, std::uint32_t n) const noexcept {
         return dim_quotient<&A::static_dividers::tensor, &dim_geometry::by_tensor>(d, n);
     }
+    // T[d] and S[d]: the compile-time word when there is one (a constant), else the geometry's.
     template <std::size_t D>
     NDSHARD_INLINE constexpr std::uint32_t tensor_extent(dim<D>) const noexcept {
-        if constexpr (A::static_tensor) return A::S.tensor[D];
-        else return g().dims[D].tensor;
+        return A::static_tensor ? A::S.tensor[D] : g().dims[D].tensor;
     }
     template <std::size_t D>
     NDSHARD_INLINE constexpr std::uint32_t shard_div(dim<D> d, std::uint32_t n) const noexcept {
@@ -578,8 +578,7 @@ struct accessor_view {
     }
     template <std::size_t D>
     NDSHARD_INLINE constexpr std::uint32_t shard_extent(dim<D>) const noexcept {
-        if constexpr (A::static_shard) return A::S.shard[D];
-        else return g().dims[D].by_shard.divisor();
+        return A::static_shard ? A::S.shard[D] : g().dims[D].by_shard.divisor();
     }
     template <std::size_t D>
     NDSHARD_INLINE constexpr std::uint32_t grid_div(dim<D>, std::uint32_t n) const noexcept {
