@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -97,6 +98,45 @@ inline std::vector<core_coord> grid_2d_cores(core_range r, orientation o, std::u
     return out;
 }
 
+// Rule duplicate_core: the core a rejection names, the least (by x, then y) of the cores
+// listed twice, or nothing when every core is listed once. A range lists each of its own
+// cores once, so the cores listed twice are those two ranges share: the union of the
+// pairwise intersections, whose least is the least of the intersections' low corners
+// (max x0, max y0). With few ranges that is the pairwise test (no core is looked at: one
+// range of 65536 cores costs nothing); with many it is a set of the listed cores' keys
+// x << 16 | y, distinct per core (coordinates are <= 65535 by rule core_coord) and ordered
+// as (x, y) is: open addressing in a table at least twice the core count, key + 1 stored
+// (0 = empty); every key met a second time is a candidate.
+inline std::optional<core_coord> least_repeated_core(const std::vector<core_range>& ranges,
+                                                     const std::vector<core_coord>& listed) {
+    constexpr std::uint64_t none = ~std::uint64_t{0};
+    std::uint64_t least = none;
+    constexpr std::size_t pairwise_ranges = 64;
+    if (ranges.size() <= pairwise_ranges) {
+        for (std::size_t i = 0; i < ranges.size(); ++i)
+            for (std::size_t j = i + 1; j < ranges.size(); ++j) {
+                const core_range& a = ranges[i];
+                const core_range& b = ranges[j];
+                if (a.start.x <= b.end.x && b.start.x <= a.end.x && a.start.y <= b.end.y && b.start.y <= a.end.y)
+                    least = std::min(
+                        least, std::uint64_t{std::max(a.start.x, b.start.x)} << 16 | std::max(a.start.y, b.start.y));
+            }
+    } else {
+        std::size_t size = 16;
+        while (size < 2 * listed.size()) size *= 2;
+        std::vector<std::uint64_t> seen(size, 0);
+        for (const core_coord c : listed) {
+            const std::uint64_t key = std::uint64_t{c.x} << 16 | c.y;
+            std::size_t slot = static_cast<std::size_t>(((key + 1) * 0x9E3779B97F4A7C15ULL) >> 40) & (size - 1);
+            while (seen[slot] != 0 && seen[slot] != key + 1) slot = (slot + 1) & (size - 1);
+            if (seen[slot] == key + 1) least = std::min(least, key);
+            seen[slot] = key + 1;
+        }
+    }
+    if (least == none) return std::nullopt;
+    return core_coord{static_cast<std::uint32_t>(least >> 16), static_cast<std::uint32_t>(least & 0xFFFF)};
+}
+
 }  // namespace detail
 
 // Checks a spec against docs/rules.md (first failing rule wins) and derives the rest.
@@ -147,13 +187,8 @@ inline distribution make_distribution(const distribution_spec& spec) {
     std::vector<core_coord> listed;
     listed.reserve(core_count);
     for (const core_range& r : spec.cores) append_range(listed, r, spec.orient);
-    {
-        std::vector<core_coord> sorted = listed;
-        std::sort(sorted.begin(), sorted.end(),
-                  [](core_coord a, core_coord b) { return a.x != b.x ? a.x < b.x : a.y < b.y; });
-        auto dup = std::adjacent_find(sorted.begin(), sorted.end());
-        if (dup != sorted.end()) reject("duplicate_core", "core " + to_string(*dup) + " is listed twice");
-    }
+    if (const std::optional<core_coord> twice = detail::least_repeated_core(spec.cores, listed))
+        reject("duplicate_core", "core " + to_string(*twice) + " is listed twice");
     if (spec.strat == strategy::grid_2d && spec.cores.size() != 1)
         reject("grid_2d_ranges", "grid_2d takes exactly one core range, got " + std::to_string(spec.cores.size()));
 
