@@ -1,6 +1,7 @@
 // Small shape helpers shared by the oracle's sources (not installed, not public).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <stdexcept>
 #include <string>
@@ -43,28 +44,59 @@ Int volume(const std::vector<Int>& shape) {
   return v;
 }
 
-// Linear index sum(coord[d] * stride[d]) with row-major strides, the LAST dim fastest:
-// stride[d] = product of shape[d+1..], formed on the way from the last dim (no stride
-// vector: this runs per page).  [3,7,5] has strides [35,5,1]; [1,2,3] -> 35+10+3 = 48.
-inline big row_major_index(const std::vector<big>& coord, const std::vector<big>& shape) {
-  big index = 0, stride = 1;
-  for (std::size_t d = shape.size(); d-- > 0;) {
-    index += coord[d] * stride;
-    stride *= shape[d];
+// A coordinate held in place: every accepted model has rank <= 8 (rule rank), and the
+// mapping forms a few coordinates per page, so they live on the stack, not the heap.
+inline constexpr std::size_t max_rank = 8;
+using coord = std::array<big, max_rank>;  // dims past the rank in use are unused
+
+// The rank of a model's shape, which is at most 8 for any model evaluate() accepts.
+inline std::size_t rank_of(const std::vector<big>& shape) {
+  if (shape.size() > max_rank)
+    throw std::logic_error("oracle: a shape of rank " + std::to_string(shape.size()) + " (at most 8)");
+  return shape.size();
+}
+
+// Row-major strides of shape[0..n), the LAST dim fastest: stride[d] = product of
+// shape[d+1..n), formed on the way from the last dim.  [3,7,5] -> [35,5,1].
+inline coord row_major_strides(const big* shape, std::size_t n) {
+  coord stride;
+  big product = 1;
+  for (std::size_t d = n; d-- > 0;) {
+    stride[d] = product;
+    product *= shape[d];
   }
+  return stride;
+}
+
+// sum(c[d] * stride[d]) over the first n dims.
+inline big dot(const big* c, const coord& stride, std::size_t n) {
+  big index = 0;
+  for (std::size_t d = 0; d < n; ++d) index += c[d] * stride[d];
   return index;
 }
 
-// Inverse of row_major_index by repeated division, last dim first; index < vol(shape).
-// 48 in [3,7,5] -> [1,2,3].
-inline std::vector<big> row_major_coord(big index, const std::vector<big>& shape) {
-  std::vector<big> coord(shape.size());
-  for (std::size_t d = shape.size(); d-- > 0;) {
+// Linear index of c[0..n) in shape[0..n), row-major.  [1,2,3] in [3,7,5] -> 35+10+3 = 48.
+inline big row_major_index(const big* c, const big* shape, std::size_t n) {
+  return dot(c, row_major_strides(shape, n), n);
+}
+inline big row_major_index(const std::vector<big>& c, const std::vector<big>& shape) {
+  return row_major_index(c.data(), shape.data(), shape.size());
+}
+
+// Inverse of row_major_index by repeated division, last dim first, into out[0..n); index <
+// vol(shape[0..n)).  48 in [3,7,5] -> [1,2,3].
+inline void row_major_coord(big index, const big* shape, std::size_t n, big* out) {
+  for (std::size_t d = n; d-- > 0;) {
     if (shape[d] <= 0) throw std::logic_error("oracle: coordinate in a shape with an empty dim");
-    coord[d] = index % shape[d];
-    index /= shape[d];
+    big quotient;
+    boost::multiprecision::divide_qr(index, shape[d], quotient, out[d]);  // out[d] = index % shape[d]
+    index = quotient;
   }
-  return coord;
+}
+inline coord row_major_coord(const big& index, const std::vector<big>& shape) {
+  coord c;
+  row_major_coord(index, shape.data(), rank_of(shape), c.data());
+  return c;
 }
 
 // A big known to be a small, non-negative index (a rank, a core index) as a size_t.

@@ -75,8 +75,13 @@ legacy_place legacy_block(const big& r, const big& c, const big& H, const big& W
 
 std::vector<core_xy> expand_cores(const std::vector<core_range>& ranges, orientation orient) {
   std::vector<core_xy> cores;
-  for (const core_range& r : ranges) {  // ranges in the order given
+  big count = 0;  // the cores to come, to allocate once (up to rule too_many_cores' 65536)
+  for (const core_range& r : ranges) {
     check_range_shape(r);
+    count += (r.x1 - r.x0 + 1) * (r.y1 - r.y0 + 1);
+  }
+  cores.reserve(count < 65536 ? static_cast<std::size_t>(count) : 65536);
+  for (const core_range& r : ranges) {       // ranges in the order given
     if (orient == orientation::row_major) {  // x varies fastest
       for (big y = r.y0; y <= r.y1; ++y)
         for (big x = r.x0; x <= r.x1; ++x) cores.push_back({x, y});

@@ -6,6 +6,7 @@
 // (shard coordinate * S + in-shard coordinate). Property tests hold the two against
 // each other.
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -17,20 +18,24 @@ namespace ndshard::oracle {
 namespace {
 
 using detail::ceil_div;
+using detail::coord;
+using detail::rank_of;
 using detail::row_major_coord;
 using detail::row_major_index;
 using detail::to_index;
 
-void check_range(const big& v, const big& end, const std::string& what) {
+// `what` (and dim `dim`, if any) is put into words only when the check fails.
+void check_range(const big& v, const big& end, const char* what, std::size_t dim = SIZE_MAX) {
   if (v < 0 || v >= end)
-    throw std::out_of_range("oracle: " + what + " " + to_string(v) + " is not in [0, " + to_string(end) + ")");
+    throw std::out_of_range("oracle: " + std::string(what) + (dim == SIZE_MAX ? "" : " dim " + std::to_string(dim)) +
+                            " " + to_string(v) + " is not in [0, " + to_string(end) + ")");
 }
 
-void check_coord(const std::vector<big>& coord, const std::vector<big>& shape, const std::string& what) {
-  if (coord.size() != shape.size())
-    throw std::out_of_range("oracle: " + what + " " + detail::shape_string(coord) + " has rank " +
-                            std::to_string(coord.size()) + ", expected " + std::to_string(shape.size()));
-  for (std::size_t d = 0; d < shape.size(); ++d) check_range(coord[d], shape[d], what + " dim " + std::to_string(d));
+void check_coord(const std::vector<big>& c, const std::vector<big>& shape, const char* what) {
+  if (c.size() != shape.size())
+    throw std::out_of_range("oracle: " + std::string(what) + " " + detail::shape_string(c) + " has rank " +
+                            std::to_string(c.size()) + ", expected " + std::to_string(shape.size()));
+  for (std::size_t d = 0; d < shape.size(); ++d) check_range(c[d], shape[d], what, d);
 }
 
 big byte_address(const model& m, const big& device_offset) {
@@ -39,24 +44,23 @@ big byte_address(const model& m, const big& device_offset) {
 }
 
 // rank(T) - rank(S) + 1 leading tensor page dims fold into one.
-std::size_t folded_lead(const model& m) { return m.tensor_pages.size() - m.shard_pages.size() + 1; }
+std::size_t folded_lead(const model& m) { return rank_of(m.tensor_pages) - rank_of(m.shard_pages) + 1; }
 
-// Tensor-rank page coordinate -> shard-rank coordinate: the leading dims, row-major, become one.
-std::vector<big> fold(const model& m, const std::vector<big>& p) {
-  const auto lead = static_cast<std::ptrdiff_t>(folded_lead(m));
-  const std::vector<big> leading(p.begin(), p.begin() + lead);
-  const std::vector<big> leading_shape(m.tensor_pages.begin(), m.tensor_pages.begin() + lead);
-  std::vector<big> q{row_major_index(leading, leading_shape)};
-  q.insert(q.end(), p.begin() + lead, p.end());
+// Tensor-rank page coordinate p -> shard-rank coordinate: the leading dims, row-major, become one.
+coord fold(const model& m, const big* p) {
+  const std::size_t lead = folded_lead(m);
+  coord q;
+  q[0] = row_major_index(p, m.tensor_pages.data(), lead);
+  for (std::size_t d = lead; d < m.tensor_pages.size(); ++d) q[d - lead + 1] = p[d];
   return q;
 }
 
 // Inverse of fold: split the outer folded coordinate back over the leading tensor dims.
-std::vector<big> unfold(const model& m, const std::vector<big>& q) {
-  const auto lead = static_cast<std::ptrdiff_t>(folded_lead(m));
-  const std::vector<big> leading_shape(m.tensor_pages.begin(), m.tensor_pages.begin() + lead);
-  std::vector<big> p = row_major_coord(q.front(), leading_shape);
-  p.insert(p.end(), q.begin() + 1, q.end());
+coord unfold(const model& m, const coord& q) {
+  const std::size_t lead = folded_lead(m);
+  coord p;
+  row_major_coord(q[0], m.tensor_pages.data(), lead, p.data());
+  for (std::size_t d = lead; d < m.tensor_pages.size(); ++d) p[d] = q[d - lead + 1];
   return p;
 }
 
@@ -104,29 +108,62 @@ std::optional<big> shard_in_slot(const model& m, const big& core, const big& slo
 // The page at in-shard offset o of shard s, or nullopt for a padding slot: an edge shard
 // keeps the full shard volume and its positions outside the tensor are padding.
 std::optional<big> page_in_shard(const model& m, const big& s, const big& o) {
-  const std::vector<big> g = row_major_coord(s, m.grid);
-  const std::vector<big> inner = row_major_coord(o, m.shard_pages);
-  std::vector<big> q(g.size());
-  for (std::size_t d = 0; d < q.size(); ++d) {
+  const std::size_t rank = rank_of(m.grid);
+  const coord g = row_major_coord(s, m.grid);
+  const coord inner = row_major_coord(o, m.shard_pages);
+  coord q;
+  for (std::size_t d = 0; d < rank; ++d) {
     q[d] = g[d] * m.shard_pages[d] + inner[d];
     if (q[d] >= m.folded_tensor[d]) return std::nullopt;
   }
-  return row_major_index(unfold(m, q), m.tensor_pages);  // page ids are row-major over tensor_pages
+  const coord p = unfold(m, q);  // page ids are row-major over tensor_pages
+  return row_major_index(p.data(), m.tensor_pages.data(), m.tensor_pages.size());
 }
 
-// The math of locate() for a tensor-rank coordinate already known to be in range.
-location locate_coord(const model& m, const std::vector<big>& p) {
-  const std::vector<big> q = fold(m, p);
-  location loc;
-  std::vector<big> inner(q.size());
-  loc.shard_coord.resize(q.size());
-  for (std::size_t d = 0; d < q.size(); ++d) {
-    loc.shard_coord[d] = q[d] / m.shard_pages[d];
-    inner[d] = q[d] % m.shard_pages[d];
+// Calls visit(page) for every slot of shard s in device order (in-shard offset 0, 1, ...),
+// page = nullopt for a padding slot: what page_in_shard(m, s, o) gives for each o, with
+// the in-shard coordinate counted like an odometer (last dim fastest) instead of divided
+// out of o for every slot. The enumerations walk whole shards this way.
+template <class Visit>
+void walk_shard(const model& m, const big& s, Visit&& visit) {
+  const std::size_t rank = rank_of(m.grid);
+  const coord g = row_major_coord(s, m.grid);
+  coord first, inner;  // the shard's first page coordinate g * S; the in-shard coordinate, 0 to start
+  for (std::size_t d = 0; d < rank; ++d) first[d] = g[d] * m.shard_pages[d];
+  const std::size_t tensor_rank = rank_of(m.tensor_pages);
+  const coord stride = detail::row_major_strides(m.tensor_pages.data(), tensor_rank);  // of page ids
+  for (big o = 0; o < m.shard_volume; ++o) {
+    coord q;
+    bool padding = false;
+    for (std::size_t d = 0; d < rank; ++d) {
+      q[d] = first[d] + inner[d];
+      padding = padding || q[d] >= m.folded_tensor[d];
+    }
+    if (padding) {
+      visit(std::optional<big>());
+    } else {
+      const coord p = unfold(m, q);  // page ids are row-major over tensor_pages
+      visit(std::optional<big>(detail::dot(p.data(), stride, tensor_rank)));
+    }
+    for (std::size_t d = rank; d-- > 0;) {  // the next in-shard coordinate
+      if (++inner[d] < m.shard_pages[d]) break;
+      inner[d] = 0;
+    }
   }
+}
+
+// The math of locate() for a tensor-rank coordinate p already known to be in range.
+location locate_coord(const model& m, const big* p) {
+  const coord q = fold(m, p);
+  const std::size_t rank = rank_of(m.shard_pages);
+  location loc;
+  coord inner;
+  loc.shard_coord.resize(rank);
+  for (std::size_t d = 0; d < rank; ++d)
+    boost::multiprecision::divide_qr(q[d], m.shard_pages[d], loc.shard_coord[d], inner[d]);  // q/S, q%S
   // shard sum((p[d]/S[d]) * Gstride[d]); offset sum((p[d]%S[d]) * Sstride[d]), full strides.
   loc.shard_id = row_major_index(loc.shard_coord, m.grid);
-  loc.in_shard_offset = row_major_index(inner, m.shard_pages);
+  loc.in_shard_offset = row_major_index(inner.data(), m.shard_pages.data(), rank);
   const placement pl = place_shard(m, loc.shard_id);
   loc.core_index = pl.core_index;
   loc.core = m.cores.at(to_index(pl.core_index));
@@ -141,12 +178,12 @@ location locate_coord(const model& m, const std::vector<big>& p) {
 
 location locate(const model& m, const big& page_id) {
   check_range(page_id, m.num_pages, "page id");
-  return locate_coord(m, row_major_coord(page_id, m.tensor_pages));
+  return locate_coord(m, row_major_coord(page_id, m.tensor_pages).data());
 }
 
 location locate(const model& m, const std::vector<big>& page_coord) {
   check_coord(page_coord, m.tensor_pages, "page coordinate");
-  return locate_coord(m, page_coord);
+  return locate_coord(m, page_coord.data());
 }
 
 shard_home shard_location(const model& m, const big& shard_id) {
@@ -200,9 +237,9 @@ big pages_on_core(const model& m, const big& core_index) {
   for (big slot = 0; slot < m.max_shards_per_core; ++slot) {
     const std::optional<big> s = shard_in_slot(m, core_index, slot);
     if (!s) continue;
-    const std::vector<big> g = row_major_coord(*s, m.grid);
+    const coord g = row_major_coord(*s, m.grid);
     big real = 1;
-    for (std::size_t d = 0; d < g.size(); ++d) {
+    for (std::size_t d = 0; d < m.grid.size(); ++d) {
       const big rest = m.folded_tensor[d] - g[d] * m.shard_pages[d];
       real *= (rest < m.shard_pages[d] ? rest : m.shard_pages[d]);
     }
@@ -222,8 +259,9 @@ std::vector<std::vector<std::optional<big>>> slot_table(const model& m) {
   // Deal: enumerate shards, put each on its core and slot, walk the shard's slots.
   for (big s = 0; s < m.num_shards; ++s) {
     const placement pl = place_shard(m, s);
-    for (big o = 0; o < m.shard_volume; ++o)
-      table.at(to_index(pl.core_index)).at(to_index(pl.slot * m.shard_volume + o)) = page_in_shard(m, s, o);
+    std::vector<std::optional<big>>& slots = table.at(to_index(pl.core_index));
+    std::size_t at = to_index(pl.slot * m.shard_volume);
+    walk_shard(m, s, [&](const std::optional<big>& page) { slots.at(at++) = page; });
   }
   return table;
 }
@@ -231,8 +269,9 @@ std::vector<std::vector<std::optional<big>>> slot_table(const model& m) {
 std::vector<big> pages_of_shard(const model& m, const big& shard_id) {
   check_range(shard_id, m.num_shards, "shard id");
   std::vector<big> pages;
-  for (big o = 0; o < m.shard_volume; ++o)
-    if (const std::optional<big> p = page_in_shard(m, shard_id, o)) pages.push_back(*p);
+  walk_shard(m, shard_id, [&](const std::optional<big>& page) {
+    if (page) pages.push_back(*page);
+  });
   return pages;
 }
 
