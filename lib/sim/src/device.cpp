@@ -57,12 +57,10 @@ device::device(device_config config) : config_(config) {
         throw std::invalid_argument("device: alloc_alignment " + std::to_string(config_.alloc_alignment) +
                                     " is not a power of two");
     l1_.reserve(num_workers());
-    for (std::uint32_t w = 0; w < num_workers(); ++w)
-        l1_.emplace_back(memory_kind::l1, worker(w), config_.l1_size, "L1 of core " + to_string(worker(w)));
+    for (std::uint32_t w = 0; w < num_workers(); ++w) l1_.emplace_back(memory_kind::l1, worker(w), config_.l1_size);
     dram_.reserve(config_.num_dram_banks);
     for (std::uint32_t b = 0; b < config_.num_dram_banks; ++b)
-        dram_.emplace_back(memory_kind::dram, dram_bank(b), config_.dram_bank_size,
-                           "DRAM bank " + std::to_string(b) + " at " + to_string(dram_bank(b)));
+        dram_.emplace_back(memory_kind::dram, dram_bank(b), config_.dram_bank_size, b);
 }
 
 core_coord device::worker(std::uint32_t w) const noexcept { return {w % config_.grid_x, w / config_.grid_x}; }

@@ -15,8 +15,13 @@ std::string describe(const allocation& a) {
     return "buffer '" + a.name + "' #" + std::to_string(a.buffer) + " [" + hex(a.begin) + ", " + hex(a.end) + ")";
 }
 
-memory::memory(memory_kind kind, core_coord where, std::uint64_t capacity, std::string label)
-    : kind_(kind), where_(where), capacity_(capacity), label_(std::move(label)) {}
+memory::memory(memory_kind kind, core_coord where, std::uint64_t capacity, std::uint32_t bank)
+    : kind_(kind), where_(where), capacity_(capacity), bank_(bank) {}
+
+std::string memory::label() const {
+    return kind_ == memory_kind::l1 ? "L1 of core " + to_string(where_)
+                                    : "DRAM bank " + std::to_string(bank_) + " at " + to_string(where_);
+}
 
 bool memory::is_free(std::uint64_t begin, std::uint64_t end) const noexcept {
     if (begin > end || end > capacity_) return false;

@@ -34,13 +34,14 @@ std::string hex(std::uint64_t v);
 
 class memory {
 public:
-    memory(memory_kind kind, core_coord where, std::uint64_t capacity, std::string label);
+    // `bank`: a DRAM bank's number, for its label (L1 memories are named by their core).
+    memory(memory_kind kind, core_coord where, std::uint64_t capacity, std::uint32_t bank = 0);
 
     [[nodiscard]] memory_kind kind() const noexcept { return kind_; }
     [[nodiscard]] core_coord coord() const noexcept { return where_; }
     [[nodiscard]] std::uint64_t capacity() const noexcept { return capacity_; }
-    // "L1 of core (2,1)", "DRAM bank 3 at (6,3)"
-    [[nodiscard]] const std::string& label() const noexcept { return label_; }
+    // "L1 of core (2,1)", "DRAM bank 3 at (6,3)": for messages, so made when asked for.
+    [[nodiscard]] std::string label() const;
     // Sorted by address, never overlapping.
     [[nodiscard]] const std::vector<allocation>& live() const noexcept { return live_; }
 
@@ -64,7 +65,7 @@ private:
     memory_kind kind_;
     core_coord where_;
     std::uint64_t capacity_;
-    std::string label_;
+    std::uint32_t bank_;
     std::vector<allocation> live_;
     std::vector<std::byte> bytes_;  // [0, high-water mark of live allocations)
 };
