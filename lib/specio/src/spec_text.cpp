@@ -110,6 +110,20 @@ std::vector<core_range> json_cores(const json& value, const std::string& label) 
     return out;
 }
 
+// What json::parse(text, callback) builds a document with, except that a syntax error is
+// kept, not thrown: a text that is not JSON then costs one exception (input_error), not
+// two. An exception costs tens of thousands of instructions, and most texts a fuzzer
+// makes are not JSON.
+struct dom_keeping_error : nlohmann::detail::json_sax_dom_callback_parser<json> {
+    using json_sax_dom_callback_parser::json_sax_dom_callback_parser;
+    std::string error;  // the parse_error's what(), when there was one
+    template <class Exception>
+    bool parse_error(std::size_t, const std::string&, const Exception& e) {
+        error = e.what();
+        return false;
+    }
+};
+
 // Depth limits and repeated keys are caught while parsing, before any value is built:
 // a spec is one object of scalars and flat lists.
 json parse_object(std::string_view text) {
@@ -136,15 +150,17 @@ json parse_object(std::string_view text) {
         }
         return true;
     };
+    // json::parse(text, guard), except that a syntax error is kept rather than thrown (see
+    // dom_keeping_error).
     json doc;
-    try {
-        doc = json::parse(text.begin(), text.end(), guard);
-    } catch (const json::exception& e) {
-        std::string why = e.what();
+    dom_keeping_error dom(doc, guard, false);
+    if (!json::sax_parse(text.begin(), text.end(), &dom)) {
+        std::string why = dom.error.empty() ? std::string("not a JSON text") : dom.error;
         if (const auto close = why.find("] "); why.rfind("[json.exception", 0) == 0 && close != std::string::npos)
             why.erase(0, close + 2);
         throw input_error("spec JSON: " + why);
     }
+    if (doc.is_discarded()) doc = nullptr;  // as json::parse leaves a value its callback discarded
     if (!doc.is_object())
         throw input_error("spec JSON: expected an object like {\"tensor\":[3,7,5],...}, got " + shown(doc));
     return doc;
