@@ -88,6 +88,11 @@ inline big row_major_index(const std::vector<big>& c, const std::vector<big>& sh
 inline void row_major_coord(big index, const big* shape, std::size_t n, big* out) {
   for (std::size_t d = n; d-- > 0;) {
     if (shape[d] <= 0) throw std::logic_error("oracle: coordinate in a shape with an empty dim");
+    if (index < shape[d]) {  // index / shape[d] is 0: nothing left to divide
+      out[d] = index;
+      index = 0;
+      continue;
+    }
     big quotient;
     boost::multiprecision::divide_qr(index, shape[d], quotient, out[d]);  // out[d] = index % shape[d]
     index = quotient;

@@ -98,7 +98,7 @@ verdict evaluate(const spec& s) {
     return reject("too_many_cores", to_string(core_count) + " cores after expansion, more than 65536");
   std::vector<core_xy> expanded = expand_cores(s.cores, s.orient);
   {
-    // Every coordinate is <= 65535 here (rule core_coord), so key = x * 65536 + y is a
+    // Every coordinate is <= 65535 here (rule core_coord), so key = x * 65536 + y (x << 16 | y) is a
     // distinct 32-bit number per core: (3,7) -> 196615. A set of the keys seen so far -
     // open addressing in a table at least twice the core count, key + 1 stored (0 =
     // empty) - meets a repeated core at its second listing, without sorting anything.
@@ -106,7 +106,7 @@ verdict evaluate(const spec& s) {
     while (size < 2 * expanded.size()) size *= 2;
     std::vector<std::uint64_t> seen(size, 0);
     for (const core_xy& c : expanded) {
-      const auto key = static_cast<std::uint64_t>(c.x * 65536 + c.y);
+      const std::uint64_t key = static_cast<std::uint64_t>(c.x) << 16 | static_cast<std::uint64_t>(c.y);
       std::size_t slot = static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ULL) >> 32) & (size - 1);
       while (seen[slot] != 0 && seen[slot] != key + 1) slot = (slot + 1) & (size - 1);
       if (seen[slot] == key + 1)

@@ -55,13 +55,11 @@ coord fold(const model& m, const big* p) {
   return q;
 }
 
-// Inverse of fold: split the outer folded coordinate back over the leading tensor dims.
-coord unfold(const model& m, const coord& q) {
+// Inverse of fold: split the outer folded coordinate q[0] back over the leading tensor dims.
+void unfold(const model& m, const coord& q, coord& p) {
   const std::size_t lead = folded_lead(m);
-  coord p;
   row_major_coord(q[0], m.tensor_pages.data(), lead, p.data());
   for (std::size_t d = lead; d < m.tensor_pages.size(); ++d) p[d] = q[d - lead + 1];
-  return p;
 }
 
 struct placement {
@@ -116,7 +114,8 @@ std::optional<big> page_in_shard(const model& m, const big& s, const big& o) {
     q[d] = g[d] * m.shard_pages[d] + inner[d];
     if (q[d] >= m.folded_tensor[d]) return std::nullopt;
   }
-  const coord p = unfold(m, q);  // page ids are row-major over tensor_pages
+  coord p;
+  unfold(m, q, p);  // page ids are row-major over tensor_pages
   return row_major_index(p.data(), m.tensor_pages.data(), m.tensor_pages.size());
 }
 
@@ -132,8 +131,8 @@ void walk_shard(const model& m, const big& s, Visit&& visit) {
   for (std::size_t d = 0; d < rank; ++d) first[d] = g[d] * m.shard_pages[d];
   const std::size_t tensor_rank = rank_of(m.tensor_pages);
   const coord stride = detail::row_major_strides(m.tensor_pages.data(), tensor_rank);  // of page ids
-  for (big o = 0; o < m.shard_volume; ++o) {
-    coord q;
+  coord q, p;  // the slot's folded page coordinate, its tensor-rank coordinate
+  for (std::size_t o = 0, volume = to_index(m.shard_volume); o < volume; ++o) {
     bool padding = false;
     for (std::size_t d = 0; d < rank; ++d) {
       q[d] = first[d] + inner[d];
@@ -142,7 +141,7 @@ void walk_shard(const model& m, const big& s, Visit&& visit) {
     if (padding) {
       visit(std::optional<big>());
     } else {
-      const coord p = unfold(m, q);  // page ids are row-major over tensor_pages
+      unfold(m, q, p);  // page ids are row-major over tensor_pages
       visit(std::optional<big>(detail::dot(p.data(), stride, tensor_rank)));
     }
     for (std::size_t d = rank; d-- > 0;) {  // the next in-shard coordinate
