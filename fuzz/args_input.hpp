@@ -158,6 +158,8 @@ void tail_fields(Io& io, spec_tail& t) {
 // The runtime words of raw args, checksum included (the compile-time words are the kind's).
 inline std::vector<std::uint32_t> runtime_words(const raw_args& a) {
     std::vector<std::uint32_t> rt;
+    rt.reserve(3 + a.tensor.size() + a.shard.size() +
+               (a.listed ? a.coords.size() : std::min(a.banks, coord_word_limit)));
     if (kind_static_rank(a.kind) == 0) rt.push_back(a.rank);
     rt.push_back(a.banks);
     rt.insert(rt.end(), a.tensor.begin(), a.tensor.end());
@@ -168,8 +170,21 @@ inline std::vector<std::uint32_t> runtime_words(const raw_args& a) {
         const std::uint32_t n = std::min(a.banks, coord_word_limit);
         const std::uint32_t width = a.width == 0 ? 1 : a.width;
         const std::size_t first = rt.size();
-        for (std::uint32_t i = 0; i < n; ++i)
-            rt.push_back((((a.x0 + i % width) & 0xFFFFU) << 16) | ((a.y0 + i / width) & 0xFFFFU));
+        // Bank i at (x0 + i % width, y0 + i / width), written row by row (one bank per
+        // row when the width is 1).
+        rt.resize(first + n);
+        std::uint32_t* out = rt.data() + first;
+        if (width == 1) {
+            for (std::uint32_t i = 0; i < n; ++i) out[i] = ((a.x0 & 0xFFFFU) << 16) | ((a.y0 + i) & 0xFFFFU);
+        } else {
+            for (std::uint32_t i = 0, row = 0; i < n; ++row) {
+                const std::uint32_t y = (a.y0 + row) & 0xFFFFU;
+                const std::uint32_t columns = std::min(width, n - i);
+                for (std::uint32_t column = 0; column < columns; ++column)
+                    out[i + column] = (((a.x0 + column) & 0xFFFFU) << 16) | y;
+                i += columns;
+            }
+        }
         for (const auto& [bank, word] : a.overrides)
             if (n > 0) rt[first + bank % n] = word;
     }

@@ -8,6 +8,7 @@
 // Words made from a valid spec (input mode 1) must round-trip exactly: every static mask
 // lays out the same words, the checksum is four-lane FNV-1a over them, an intact list is accepted
 // and answers like the host layout, and any damaged list is rejected.
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -170,8 +171,14 @@ void check_accessor(const A& a, const parsed_args& p, const oracle::model& m, st
                                                                       m.grid))) == loc.shard_id,
                            "shard id of shard coordinate " << str(loc.shard_id));
     }
+    // First, last and a drawn shard (then bank); one that is already checked is not checked again.
     const std::uint32_t shards = a.num_shards();
-    for (std::uint32_t s : {std::uint32_t{0}, shards - 1, static_cast<std::uint32_t>(e.between(0, shards - 1))}) {
+    const std::array<std::uint32_t, 3> shard_probe{0, shards - 1, static_cast<std::uint32_t>(e.between(0, shards - 1))};
+    for (std::size_t i = 0; i < shard_probe.size(); ++i) {
+        const std::uint32_t s = shard_probe[i];
+        if (std::find(shard_probe.begin(), shard_probe.begin() + static_cast<std::ptrdiff_t>(i), s) !=
+            shard_probe.begin() + static_cast<std::ptrdiff_t>(i))
+            continue;
         const oracle::shard_home home = oracle::shard_location(m, big(s));
         const bank_and_offset bo = a.shard_bank_and_offset(s);
         NDSHARD_FUZZ_CHECK(big(bo.bank) == home.core_index && big(bo.page_offset) == home.device_offset,
@@ -194,7 +201,13 @@ void check_accessor(const A& a, const parsed_args& p, const oracle::model& m, st
             NDSHARD_FUZZ_CHECK(k == expect.size(), "shard_pages(" << s << ") yields " << k << " of " << expect.size());
         }
     }
-    for (std::uint32_t b : {std::uint32_t{0}, p.banks - 1, static_cast<std::uint32_t>(e.between(0, p.banks - 1))}) {
+    const std::array<std::uint32_t, 3> bank_probe{0, p.banks - 1,
+                                                  static_cast<std::uint32_t>(e.between(0, p.banks - 1))};
+    for (std::size_t i = 0; i < bank_probe.size(); ++i) {
+        const std::uint32_t b = bank_probe[i];
+        if (std::find(bank_probe.begin(), bank_probe.begin() + static_cast<std::ptrdiff_t>(i), b) !=
+            bank_probe.begin() + static_cast<std::ptrdiff_t>(i))
+            continue;
         NDSHARD_FUZZ_CHECK(big(a.shards_in_bank(b)) == oracle::shards_on_core(m, big(b)),
                            "bank " << b << " holds " << a.shards_in_bank(b) << " shards; oracle "
                                    << str(oracle::shards_on_core(m, big(b))));

@@ -6,13 +6,17 @@
 namespace ndshard::testkit::arg_words {
 
 std::uint32_t checksum(std::span<const std::uint32_t> compile_time, std::span<const std::uint32_t> runtime) {
+    // Word i of the compile-time list followed by the runtime list goes to lane i % 4.
     std::array<std::uint32_t, 4> lanes{2166136261U, 2166136261U, 2166136261U, 2166136261U};
-    std::size_t i = 0;
-    for (std::span<const std::uint32_t> list : {compile_time, runtime})
-        for (std::uint32_t w : list) {
-            lanes[i % 4] = (lanes[i % 4] ^ w) * 16777619U;
-            ++i;
-        }
+    std::size_t lane = 0;
+    for (std::span<const std::uint32_t> list : {compile_time, runtime}) {
+        std::size_t i = 0;
+        for (; i < list.size() && lane != 0; ++i, lane = (lane + 1) % 4)
+            lanes[lane] = (lanes[lane] ^ list[i]) * 16777619U;
+        for (; i + 4 <= list.size(); i += 4)  // four words at a time, one per lane
+            for (std::size_t k = 0; k < 4; ++k) lanes[k] = (lanes[k] ^ list[i + k]) * 16777619U;
+        for (; i < list.size(); ++i, lane = (lane + 1) % 4) lanes[lane] = (lanes[lane] ^ list[i]) * 16777619U;
+    }
     std::uint32_t h = 2166136261U;
     for (std::uint32_t lane : lanes) h = (h ^ lane) * 16777619U;
     return h;
@@ -45,9 +49,14 @@ std::optional<read_words> read(std::span<const std::uint32_t> compile_time, std:
     if (short_list || f.rank < 1 || f.rank > 8 || f.banks > 65536) return std::nullopt;
     for (std::uint32_t d = 0; d < f.rank; ++d) f.tensor.push_back(next(tensor));
     for (std::uint32_t d = 0; d < f.rank; ++d) f.shard.push_back(next(shard));
-    for (std::uint32_t b = 0; b < f.banks; ++b) {
-        const std::uint32_t c = next(coords);
-        f.coords.push_back({c >> 16, c & 0xFFFFU});
+    {  // the coordinates, next(coords) f.banks times: all from the one list the mask picks
+        const bool is_static = (mask & coords) != 0;
+        const std::span<const std::uint32_t> list = is_static ? compile_time : rt;
+        std::size_t& at = is_static ? ct_at : rt_at;
+        if (list.size() - at < f.banks) return std::nullopt;  // a short list
+        f.coords.reserve(f.banks);
+        for (const std::uint32_t c : list.subspan(at, f.banks)) f.coords.push_back({c >> 16, c & 0xFFFFU});
+        at += f.banks;
     }
     if (short_list || ct_at != compile_time.size() || rt_at != rt.size()) return std::nullopt;
     if (runtime.back() != checksum(compile_time, rt)) return std::nullopt;
