@@ -20,6 +20,7 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <ndshard/ndshard.hpp>
@@ -67,7 +68,8 @@ void check_spec(const distribution_spec& spec) {
 }
 
 void json_mode(std::string_view text) {
-    fuzz::note_input("json " + std::string(text.substr(0, 400)));
+    const fuzz::scoped_note<std::string_view> noted(
+        text, [](const std::string_view& t) { return "json " + std::string(t.substr(0, 400)); });
     distribution_spec spec;
     try {
         spec = specio::parse_spec_json(text);
@@ -87,7 +89,8 @@ void json_mode(std::string_view text) {
 // are left alone.
 void flags_mode(std::string_view text) {
     const std::vector<std::string> args = testkit::nul_separated(text);
-    fuzz::note_input(testkit::shown_args("spec flags", args));
+    const fuzz::scoped_note<std::vector<std::string>> noted(
+        args, [](const std::vector<std::string>& a) { return testkit::shown_args("spec flags", a); });
 
     specio::spec_flag_text flags;
     std::optional<std::string> json;
@@ -163,7 +166,11 @@ void round_trip(std::string_view text, Parse parse, Print print, bool spec_error
 }
 
 void value_mode(std::uint8_t which, std::string_view text) {
-    fuzz::note_input("value parser " + std::to_string(which % 8) + " '" + std::string(text.substr(0, 200)) + "'");
+    using value_input = std::pair<std::uint8_t, std::string_view>;
+    const value_input input{which, text};
+    const fuzz::scoped_note<value_input> noted(input, [](const value_input& n) {
+        return "value parser " + std::to_string(n.first % 8) + " '" + std::string(n.second.substr(0, 200)) + "'";
+    });
     constexpr std::string_view what = "--flag";
     switch (which % 8) {
         case 0:
