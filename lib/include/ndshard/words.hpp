@@ -76,7 +76,7 @@ struct checksum_state {
     }
     // The same for n words at w. Each lane is its own variable, rotated so that w[0] goes
     // to the first, and the words go four at a time: the four chains run side by side.
-    constexpr checksum_state& add_all(const std::uint32_t* w, std::uint32_t n) noexcept {
+    NDSHARD_INLINE constexpr checksum_state& add_all(const std::uint32_t* w, std::uint32_t n) noexcept {
         const std::uint32_t first = count % checksum_lanes;
         std::uint32_t h[checksum_lanes] = {lanes[first], lanes[(first + 1) % checksum_lanes],
                                            lanes[(first + 2) % checksum_lanes], lanes[(first + 3) % checksum_lanes]};
@@ -98,7 +98,7 @@ struct checksum_state {
         count += n;
         return *this;
     }
-    [[nodiscard]] constexpr std::uint32_t value() const noexcept {
+    [[nodiscard]] NDSHARD_INLINE constexpr std::uint32_t value() const noexcept {
         std::uint32_t h = checksum_seed;
         for (std::uint32_t lane : lanes) h = checksum_step(h, lane);
         return h;

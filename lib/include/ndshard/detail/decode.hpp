@@ -101,69 +101,70 @@ struct geometry_state {
 
 constexpr std::uint32_t nonzero(std::uint32_t v) noexcept { return v == 0 ? 1 : v; }
 
-// Validates the shapes (the rules of check_arg_shapes, in its order) and builds `g`.
+// Whether fast_divider `by` is exact for every numerator below `bound` (exact_below), with
+// e = m*d + addend: the rounding error of m (0 for d == 1, whose m is 2^32 - 1 on n + 1).
+NDSHARD_INLINE constexpr bool exact_for(const fast_divider& by, std::uint32_t bound) noexcept {
+    const std::uint32_t e = by.multiplier() * by.divisor() + by.addend();
+    return mulhi32(bound - (bound != 0 ? 1U : 0U), e) == 0;
+}
+
+// Validates the shapes (the rules of check_arg_shapes, in its order) and builds `g`, in
+// one pass from the last dim: the strides are the products the limits are checked on.
 // One 32-bit division per reciprocal (3 per dim and 2 more), none per query.
 constexpr args_status make_geometry(geometry_state& g, std::uint32_t rank, const std::uint32_t* tensor,
                                     const std::uint32_t* shard, std::uint32_t banks, bool contiguous) noexcept {
-    std::uint32_t span = 1, volume = 1;
-    bool span_over = false, volume_over = false, any_shard = true;
-    for (std::uint32_t d = 0; d < rank; ++d) {
-        if (shard[d] == 0) return {args_error::zero_shard_dim, d, 0};
-        const std::uint32_t t = nonzero(tensor[d]);
-        span_over = span_over || mulhi32(span, t) != 0;
-        volume_over = volume_over || mulhi32(volume, shard[d]) != 0;
-        span *= t;
-        volume *= shard[d];
-        any_shard = any_shard && tensor[d] != 0;
-    }
-    if (span_over) return {args_error::tensor_span, 0, 0};
-    if (volume_over) return {args_error::shard_volume, 0, 0};
-    if (banks > max_cores) return {args_error::too_many_banks, banks, 0};
-    if (banks == 0 && any_shard) return {args_error::no_banks, 0, 0};
-
-    // Every product below is bounded by span or volume (< 2^32), so nothing wraps.
+    // ts, ss: the products of nonzero(T[d]) and S[d] of the dims after d (the strides),
+    // then of every dim (the tensor span and the shard volume), each checked for a wrap
+    // by its high word; gs, shards: of G[d] (nonzero and as is), bounded by the span.
+    std::uint32_t ts = 1, ss = 1, gs = 1, pages = 1, shards = 1;
+    std::uint32_t span_over = 0, volume_over = 0;
+    std::uint32_t zero_dim = max_rank;  // the first shard dim that is 0, if any
+    bool exact = true, unit = false;
     g.rank = rank;
     g.num_banks = banks;
-    std::uint32_t pages = 1, shards = 1, ts = 1, ss = 1, gs = 1;
     for (std::uint32_t d = rank; d-- > 0;) {
         dim_geometry& x = g.dims[d];
         const std::uint32_t t = tensor[d], s = shard[d];
+        if (s == 0) zero_dim = d;
         x.by_shard = fast_divider(s);
-        const std::uint32_t q = s == 1 ? t : x.by_shard.divide(t);  // s >= 2: exact for every t
+        const std::uint32_t q = x.by_shard.divide(t);
         const std::uint32_t grid = q + (q * s != t ? 1U : 0U);
-        if (d != 0) {
-            x.by_tensor = fast_divider(t);
-            x.by_grid = fast_divider(grid);
-        } else {
-            x.by_tensor = x.by_grid = fast_divider(1);
-        }
+        x.by_tensor = fast_divider(d != 0 ? t : 1);
+        x.by_grid = fast_divider(d != 0 ? grid : 1);
         x.tensor = t;
         x.grid = grid;
         x.tensor_stride = ts;
         x.shard_stride = ss;
         x.grid_stride = gs;
+        exact = exact && exact_for(x.by_shard, t);
+        unit = unit || s <= 1 || (d != 0 && t <= 1);
+        span_over |= mulhi32(ts, nonzero(t));
+        volume_over |= mulhi32(ss, s);
         ts *= nonzero(t);
         ss *= s;
         gs *= nonzero(grid);  // grid <= max(t, 1)
         pages *= t;
         shards *= grid;
     }
+    if (zero_dim != max_rank) return {args_error::zero_shard_dim, zero_dim, 0};
+    if (span_over != 0) return {args_error::tensor_span, 0, 0};
+    if (volume_over != 0) return {args_error::shard_volume, 0, 0};
+    if (banks > max_cores) return {args_error::too_many_banks, banks, 0};
+    if (banks == 0 && shards != 0) return {args_error::no_banks, 0, 0};
+
+    // Every product above is bounded by the span or the volume (< 2^32): nothing wrapped.
     const std::uint32_t whole = banks == 0 ? 0 : shards / banks;
     const std::uint32_t per_core = whole + (whole * banks != shards ? 1U : 0U);
     g.num_pages = pages;
     g.num_shards = shards;
-    g.shard_volume = volume;
+    g.shard_volume = ss;
     g.max_shards_per_core = per_core;
     g.shards_per_bank_floor = whole;
     g.deal_div = fast_divider(nonzero(contiguous ? per_core : banks));
-    bool exact = g.deal_div.exact_below(shards);
-    bool unit = g.deal_div.divisor() == 1;
-    for (std::uint32_t d = 0; d < rank; ++d) {
-        const dim_geometry& x = g.dims[d];
-        exact = exact && x.by_shard.exact_below(x.tensor) && x.by_tensor.exact_below(pages) &&
-                x.by_grid.exact_below(shards);
-        unit = unit || x.by_shard.divisor() == 1 || (d != 0 && x.by_tensor.divisor() == 1);
-    }
+    exact = exact && exact_for(g.deal_div, shards);
+    for (std::uint32_t d = 1; d < rank; ++d)  // dim 0's by_tensor and by_grid divide by 1
+        exact = exact && exact_for(g.dims[d].by_tensor, pages) && exact_for(g.dims[d].by_grid, shards);
+    unit = unit || g.deal_div.divisor() == 1;
     g.mode = !exact ? quotients::corrected : unit ? quotients::with_addend : quotients::one_mulhu;
     return {};
 }
