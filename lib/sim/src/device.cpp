@@ -287,6 +287,7 @@ std::vector<std::string> device::padding_violations(buffer_id id) const {
     const distribution& d = b.dist;
     std::vector<std::string> out;
     const auto table = slot_table(d);
+    const std::vector<std::byte> untouched(d.aligned_page_size, config_.sentinel);  // what a clean slot holds
     for (std::size_t core = 0; core < table.size(); ++core) {
         const memory* m = endpoint(d.cores[core]);
         for (std::size_t slot = 0; slot < table[core].size(); ++slot) {
@@ -294,6 +295,8 @@ std::vector<std::string> device::padding_violations(buffer_id id) const {
             const std::uint64_t from = padding ? 0 : d.page_size;  // a real page: only its alignment gap
             // Only the first changed byte of a slot is reported: one line per damaged slot.
             const auto bytes = m->bytes(d.byte_address(slot), d.aligned_page_size);
+            if (from >= bytes.size() || std::memcmp(bytes.data() + from, untouched.data(), bytes.size() - from) == 0)
+                continue;  // clean (compared a block at a time; the byte is looked for only if not)
             for (std::uint64_t k = from; k < bytes.size(); ++k)
                 if (bytes[k] != config_.sentinel) {
                     out.push_back(

@@ -47,9 +47,12 @@ const allocation* memory::below(std::uint64_t addr) const noexcept {
 
 void memory::reserve(allocation a, std::byte fill) {
     if (a.begin == a.end) return;
-    if (bytes_.size() < a.end) bytes_.resize(a.end);
-    std::fill(bytes_.begin() + static_cast<std::ptrdiff_t>(a.begin),
-              bytes_.begin() + static_cast<std::ptrdiff_t>(a.end), fill);
+    // Bytes past the old end are made with `fill`; those below it are overwritten.
+    const std::uint64_t old_end = bytes_.size();
+    if (old_end < a.end) bytes_.resize(a.end, fill);
+    if (a.begin < old_end)
+        std::fill(bytes_.begin() + static_cast<std::ptrdiff_t>(a.begin),
+                  bytes_.begin() + static_cast<std::ptrdiff_t>(std::min(a.end, old_end)), fill);
     auto at = std::lower_bound(live_.begin(), live_.end(), a.begin,
                                [](const allocation& x, std::uint64_t v) { return x.begin < v; });
     live_.insert(at, std::move(a));
