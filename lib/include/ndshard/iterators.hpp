@@ -98,6 +98,11 @@ private:
     }
     // Moves n pages on (n >= 1), a run at a time.
     constexpr void advance(std::uint32_t n) noexcept {
+        if (n == run_) {  // to the next run's first page (one thread, or a stride that ends a run)
+            run_ = 0;
+            if (page_end_ != end_) next_run();
+            return;
+        }
         while (n >= run_) {
             n -= run_;
             run_ = 0;
