@@ -122,28 +122,29 @@ std::optional<big> page_in_shard(const model& m, const big& s, const big& o) {
 // Calls visit(page) for every slot of shard s in device order (in-shard offset 0, 1, ...),
 // page = nullopt for a padding slot: what page_in_shard(m, s, o) gives for each o, with
 // the in-shard coordinate counted like an odometer (last dim fastest) instead of divided
-// out of o for every slot. The enumerations walk whole shards this way.
+// out of o for every slot. The enumerations walk whole shards this way. Folding merges the
+// leading tensor dims row-major, so a folded coordinate's row-major index over the folded
+// tensor is the page id itself: [2,3,4] folded to [6,4], coordinate (1,2,3) -> (5,3),
+// 5*4+3 = 23 = 1*12+2*4+3 (page_in_shard unfolds instead; the properties hold both).
 template <class Visit>
 void walk_shard(const model& m, const big& s, Visit&& visit) {
   const std::size_t rank = rank_of(m.grid);
   const coord g = row_major_coord(s, m.grid);
   coord first, inner;  // the shard's first page coordinate g * S; the in-shard coordinate, 0 to start
   for (std::size_t d = 0; d < rank; ++d) first[d] = g[d] * m.shard_pages[d];
-  const std::size_t tensor_rank = rank_of(m.tensor_pages);
-  const coord stride = detail::row_major_strides(m.tensor_pages.data(), tensor_rank);  // of page ids
-  coord q, p;  // the slot's folded page coordinate, its tensor-rank coordinate
+  const coord stride = detail::row_major_strides(m.folded_tensor.data(), rank);  // of page ids
   for (std::size_t o = 0, volume = to_index(m.shard_volume); o < volume; ++o) {
+    big page = 0;
     bool padding = false;
     for (std::size_t d = 0; d < rank; ++d) {
-      q[d] = first[d] + inner[d];
-      padding = padding || q[d] >= m.folded_tensor[d];
+      const big q = first[d] + inner[d];  // the slot's folded page coordinate
+      if (q >= m.folded_tensor[d]) {
+        padding = true;
+        break;
+      }
+      page += q * stride[d];
     }
-    if (padding) {
-      visit(std::optional<big>());
-    } else {
-      unfold(m, q, p);  // page ids are row-major over tensor_pages
-      visit(std::optional<big>(detail::dot(p.data(), stride, tensor_rank)));
-    }
+    visit(padding ? std::optional<big>() : std::optional<big>(page));
     for (std::size_t d = rank; d-- > 0;) {  // the next in-shard coordinate
       if (++inner[d] < m.shard_pages[d]) break;
       inner[d] = 0;
