@@ -1,6 +1,7 @@
 // Interleaved and legacy 2D sharding, each written straight from its SEMANTICS section 4
 // formula, apart from the ND model, so property tests can check that ND sharding really
 // has them as special cases. Also the core-range expansion of SEMANTICS section 3.
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -81,13 +82,20 @@ std::vector<core_xy> expand_cores(const std::vector<core_range>& ranges, orienta
     count += (r.x1 - r.x0 + 1) * (r.y1 - r.y0 + 1);
   }
   cores.reserve(count < 65536 ? static_cast<std::size_t>(count) : 65536);
-  for (const core_range& r : ranges) {       // ranges in the order given
+  for (const core_range& r : ranges) {  // ranges in the order given
+    // Coordinates are below 2^32 (a spec's are 32-bit, rule core_coord keeps them <= 65535),
+    // so the walk counts in 64 bits without overflow: y1 + 1 <= 2^32.
+    for (const big& v : {r.x1, r.y1})
+      if (v >= (big(1) << 32))
+        throw std::out_of_range("oracle: core range " + detail::range_string(r) + " has a coordinate past 2^32 - 1");
+    const auto x0 = static_cast<std::uint64_t>(r.x0), x1 = static_cast<std::uint64_t>(r.x1);
+    const auto y0 = static_cast<std::uint64_t>(r.y0), y1 = static_cast<std::uint64_t>(r.y1);
     if (orient == orientation::row_major) {  // x varies fastest
-      for (big y = r.y0; y <= r.y1; ++y)
-        for (big x = r.x0; x <= r.x1; ++x) cores.push_back({x, y});
+      for (std::uint64_t y = y0; y <= y1; ++y)
+        for (std::uint64_t x = x0; x <= x1; ++x) cores.push_back({big(x), big(y)});
     } else {  // col_major: y varies fastest
-      for (big x = r.x0; x <= r.x1; ++x)
-        for (big y = r.y0; y <= r.y1; ++y) cores.push_back({x, y});
+      for (std::uint64_t x = x0; x <= x1; ++x)
+        for (std::uint64_t y = y0; y <= y1; ++y) cores.push_back({big(x), big(y)});
     }
   }
   return cores;

@@ -243,6 +243,7 @@ TEST(Cores, expansion_order) {
     EXPECT_EQ(c[i].y, col[i][1]);
   }
   EXPECT_THROW(expand_cores({range(1, 0, 0, 0)}, orientation::row_major), std::out_of_range);
+  EXPECT_THROW(expand_cores({{0, 0, big(1) << 32, 0}}, orientation::col_major), std::out_of_range);
 }
 
 TEST(Legacy, formulas) {

@@ -142,7 +142,8 @@ legacy_place legacy_block(const big& r, const big& c, const big& H, const big& W
                           orientation, core_range range, core_xy* core_out);
 
 // Ranges in the order given; inside a range row_major makes x fastest, col_major y fastest.
-// (0,0)-(1,1) col_major -> (0,0),(0,1),(1,0),(1,1). A range with x0 > x1 or y0 > y1 throws.
+// (0,0)-(1,1) col_major -> (0,0),(0,1),(1,0),(1,1). A range with x0 > x1 or y0 > y1, or a
+// coordinate past 2^32 - 1 (no spec has one), throws.
 std::vector<core_xy> expand_cores(const std::vector<core_range>&, orientation);
 
 std::string to_string(const big&);
