@@ -135,7 +135,9 @@ void check_accessor_page(const Accessor& a, const distribution& d, std::uint64_t
     NDSHARD_FUZZ_CHECK(a.is_local_shard(shard, c), "shard " << shard << " is not local to " << to_string(c));
 }
 
-void check_page(const distribution& d, const oracle::model& m, std::uint64_t page) {
+// Returns the page's coordinate folded to the layout's rank (for the accessor checks).
+std::vector<std::uint64_t> check_page(const distribution& d, const oracle::model& m, const page_layout& sq,
+                                      std::uint64_t page) {
     const page_layout& l = d.layout;
     const auto at = l.locate(page);
     const oracle::location loc = oracle::locate(m, big(page));
@@ -186,12 +188,12 @@ void check_page(const distribution& d, const oracle::model& m, std::uint64_t pag
     NDSHARD_FUZZ_CHECK(oracle::shard_location(m, big_q).core_index == slow_home.core_index,
                        "oracle shard_location by coordinate");
 
-    // Squeezing keeps the page where it is.
-    const page_layout sq = squeeze(l);
+    // Squeezing (sq is squeeze(l)) keeps the page where it is.
     const auto sq_at = sq.locate(page);
     NDSHARD_FUZZ_CHECK(sq_at.core == at.core && sq_at.device_offset == at.device_offset,
                        "squeezed " << to_string(sq.tensor) << "/" << to_string(sq.shard) << " moves page " << page
                                    << " to core " << sq_at.core << " offset " << sq_at.device_offset);
+    return folded;
 }
 
 // Real pages of one shard; the oracle enumerates the shard's slots, so only small shards.
@@ -363,10 +365,8 @@ void check_accepted(const distribution& d, const oracle::model& m, testkit::entr
                            "accessor sizes: pages " << a.num_pages() << " shards " << a.num_shards() << " banks "
                                                     << a.num_banks() << " max/core " << a.max_shards_per_core());
         for (std::uint64_t page : pages) {
-            check_page(d, m, page);
+            const std::vector<std::uint64_t> folded = check_page(d, m, sq, page);
             const auto at = l.locate(page);
-            const std::vector<std::uint64_t> folded =
-                fold_coordinate(testkit::row_major_coord(page, d.tensor_pages), d.tensor_pages, l.rank());
             const auto byte_offset = static_cast<std::uint32_t>(e.between(0, d.aligned_page_size - 1));
             check_accessor_page(a, d, page, at, folded, byte_offset);
         }
