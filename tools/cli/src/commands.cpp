@@ -299,149 +299,180 @@ parse_result parse_args(std::vector<std::string> args, const parse_options& opti
     std::optional<std::string> format, color, highlight, show_level, svg_level, explain_format, explain_arch;
     convert_flags convert;
 
-    CLI::App* map = add_spec_command(
-        app, "map", "every core's slots as page ids (JSON or CSV)", map_flags,
-        "\nJSON: {\"tensor_pages\":[..],\"shard_pages\":[..],\"num_shards\":N,\"max_shards_per_core\":M,\n"
-        "\"shard_volume\":V,\"cores\":[{\"x\":X,\"y\":Y,\"pages\":[page id or null, ...]}, ...]}: every core of\n"
-        "the list (grid_2d: the trimmed list) with all M*V slots in device order, null = padding.\n" +
-            std::string(spec_keys_help),
-        {"ndshard map --tensor 3,7,5 --shard 2,2,2 --grid 2x3",
-         "ndshard map --tensor 2,64,96 --shard 1,32,64 --page tile --cores \"(0,0)-(3,3)\"",
-         "ndshard map --tensor 3,2,2,3,4 --shard 1,1,2,2,4 --page row --cores \"(0,0)-(1,4)\" "
-         "--orientation col_major",
-         "ndshard map --format csv --spec '{\"tensor\":[4,8,8],\"interleaved\":true,\"banks\":12}'"});
-    add_text(map, "--format", format, "json (default) | csv (core_x,core_y,slot,page; empty page = padding)", "FORMAT");
-
-    CLI::App* show =
-        add_spec_command(app, "show", "a terminal view: every core's shards as blocks of page ids", show_flags,
-                         "\nOne header line of facts, then per core its slots: each shard as a block of page ids\n"
-                         "(last dim across, the dim before it down, further dims side by side); '.' is padding.\n",
-                         {"ndshard show --tensor 3,7,5 --shard 2,2,2 --grid 2x3",
-                          "ndshard show --tensor 10,10,10 --shard 1,10,10 --grid 2x2 --color always | less -R"});
-    add_text(show, "--color", color, "auto (default: when stdout is a terminal) | always | never", "WHEN");
-    add_level_flag(show, show_level, "every slot's page id", "one line per shard", show_slot_limit, "slots");
-
-    CLI::App* explain =
-        add_spec_command(app, "explain", "the facts a kernel writer needs about a distribution", explain_flags,
-                         "\nPages, shard grid, shards per core (core groups), padding, bytes per core, whether a\n"
-                         "legacy layout (interleaved / HEIGHT / WIDTH / BLOCK) gives the same mapping, the squeezed\n"
-                         "shapes and the accessor's argument words (all runtime and all compile-time).\n",
-                         {"ndshard explain --tensor 3,7,5 --shard 2,2,2 --grid 2x3",
-                          "ndshard explain --tensor 2,64,96 --shard 1,32,64 --page tile --grid 4x4"});
-    add_text(explain, "--format", explain_format, "text (default) | json (every figure and every argument word)",
-             "FORMAT");
-    add_text(explain, "--arch", explain_arch,
-             "wormhole_b0 | blackhole | grayskull: compare the bytes per core with its L1, NoC addresses in its "
-             "encoding",
-             "ARCH");
-
-    CLI::App* svg = add_spec_command(
-        app, "svg", "an SVG picture of the distribution, written to stdout", svg_flags,
-        "\nThe tensor's page grid, one cell per page coloured by its core (rank 3: a 3D block; rank 4+:\n"
-        "a row of blocks; rank 1-2: a flat grid), padding as dashed outlines, the cores on the core\n"
-        "grid with their stacked slots, and a legend.\n",
-        {"ndshard svg --tensor 3,7,5 --shard 2,2,2 --grid 2x3 > proposal.svg",
-         "ndshard svg --tensor 10,10,10 --shard 1,10,10 --grid 2x2 --highlight-core 1,0 > x.svg"});
-    add_text(svg, "--highlight-core", highlight, "emphasise the core at X,Y and fade the others", "X,Y");
-    add_level_flag(svg, svg_level, "one cell per page", "one cell per shard", svg_cell_limit, "pages");
-
-    CLI::App* conv = add_spec_command(
-        app, "convert", "legacy layout or tt-metal accessor words <-> ND spec JSON", convert_spec_flags,
-        "\n--from prints the ND spec JSON (readable by --spec) of a legacy layout; the tensor is in\n"
-        "pages, seen as 2D [H, W] with leading dims folded into H. --to legacy prints the legacy\n"
-        "layout (keys = the --from flags) with exactly the same mapping, or exits 1 with the reason\n"
-        "there is none. That JSON can come back through --spec: convert --spec LEGACY gives the ND spec.\n"
-        "--from tt-args reads tt-metal's TensorAccessorArgs words (--ct, --crta) and prints the ND spec;\n"
-        "--to tt-args prints them for a spec, with --runtime choosing the common runtime parts\n"
-        "(docs/tt-args.md has the layout word by word).\n",
-        {"ndshard convert --from height --tensor 2,64,96 --shard-height 32 --grid 1x4",
-         "ndshard convert --from block --tensor 64,64 --shard-height 32 --shard-width 16 --grid 4x2",
-         "ndshard convert --from interleaved --tensor 4,8,8 --banks 12",
-         "ndshard convert --to legacy --tensor 8,5 --shard 2,5 --grid 4x1",
-         "ndshard convert --from tt-args --ct 0x41,2,2 --crta 4,6,2,3,0x03040102",
-         "ndshard convert --to tt-args --tensor 4,6 --shard 2,3 --cores \"(1,2),(3,4)\" --runtime bank_coords"});
-    add_text(conv, "--from", convert.from,
-             "legacy -> ND: interleaved | height | width | block (shapes in pages); tt-args: tt-metal's words -> ND",
-             "LAYOUT");
-    add_text(conv, "--to", convert.to, "ND -> legacy | tt-args (tt-metal's accessor words)", "TARGET");
-    add_text(conv, "--shard-height,--shard_height", convert.shard_height, "legacy HEIGHT/BLOCK shard height, pages",
-             "PAGES");
-    add_text(conv, "--shard-width,--shard_width", convert.shard_width, "legacy WIDTH/BLOCK shard width, pages",
-             "PAGES");
-    add_text(conv, "--page-size,--page_size", convert.page_size, "legacy (or tt-args) page size in bytes; default 1",
-             "BYTES");
-    add_text(conv, "--ct", convert.ct, "--from tt-args: tt-metal's compile-time words, config first (0x.. or decimal)",
-             "WORDS");
-    add_text(conv, "--crta", convert.crta, "--from tt-args: tt-metal's common runtime words", "WORDS");
-    add_text(conv, "--runtime", convert.runtime,
-             "--to tt-args: the runtime parts: rank,num_banks,tensor_shape,shard_shape,bank_coords | all | none "
-             "(default)",
-             "PARTS");
-    conv->add_flag("--dram", convert.dram, "--to tt-args: set IsDram in the config word");
-    add_text(conv, "--arch", convert.arch,
-             "--to tt-args: add each bank's NoC address, in wormhole_b0 | blackhole | grayskull encoding", "ARCH");
-
-    CLI::App* sim = app.add_subcommand("sim", "run a kernel on the simulated device and check it");
     std::string op;
     std::vector<std::string> sim_in;
     std::string sim_out;
     std::optional<std::string> seed, page_elems;
-    sim->add_option("--op", op, "reshard | eltwise_add | reduce_sum:DIM | permute:D0,D1,...")->required();
-    sim->add_option("--in", sim_in, "input spec JSON (inline, a file or -); eltwise_add takes two")->required();
-    sim->add_option("--out", sim_out, "output spec JSON")->required();
-    add_text(sim, "--seed", seed, "seed of the random input data and core order; default 0", "N");
-    add_text(sim, "--page-elems", page_elems, "int32 elements per page; default 16", "K");
-    sim->footer(
-        "\nPrints {\"op\":..,\"verified\":..,\"pages_read\":..,...}; exits 0 only when the device result\n"
-        "equals the dense oracle's.\n" +
-        std::string(spec_keys_help) +
-        examples({"ndshard sim --op reshard --in '{\"tensor\":[4,8,8],\"interleaved\":true,\"banks\":12}' "
-                  "--out '{\"tensor\":[4,8,8],\"shard\":[4,1,1],\"grid\":\"2x3\"}'",
-                  "ndshard sim --op reduce_sum:0 --in in.json --out out.json"}));
-
-    CLI::App* conf = app.add_subcommand("conform", "run the conformance laws against your accessor (a shared library)");
     std::optional<std::string> impl, cases, conform_seed, law, timeout_ms;
     bool conform_json = false;
-    add_text(conf, "--impl", impl, "the implementation under test: a shared library exporting ndshard/conformance.h",
-             "PATH.so");
-    add_text(conf, "--cases", cases, "cases per law, 1..100000000; default 1000", "N");
-    add_text(conf, "--seed", conform_seed, "seed of the generated cases; default: a random one (printed)", "S");
-    add_text(conf, "--law", law, "run only the laws whose name matches this ECMAScript regex", "REGEX");
-    conf->add_flag("--json", conform_json, "one JSON object on stdout instead of text");
-    add_text(conf, "--timeout-ms", timeout_ms, "a case running longer fails its law; 1..600000, default 2000", "MS");
-    conf->footer(
-        "\nRuns every law that applies to the implementation (its ndsc_describe declares its queries,\n"
-        "strategies, page kinds and ranks) against the naive oracle, each case in a child process:\n"
-        "a crash or hang in the implementation fails the law it happened in and the run goes on.\n"
-        "Per law: PASS|FAIL|SKIP <law> (<cases> cases); each failure with its shrunk counterexample\n"
-        "(the spec as `ndshard map` flags, the query, expected, got) and the command that replays it.\n"
-        "Exit 0 when every applicable law passes, 1 when one fails, 2 for a bad flag or an impl that\n"
-        "cannot be loaded. Laws: acceptance, address_limit_32bit, page_placement, bijectivity, balance,\n"
-        "coord_page_agreement, shard_addressing, iteration_order, interleaved_equivalence,\n"
-        "legacy_equivalence, determinism, out_of_range.\n" +
-        examples({"ndshard conform --impl ./libmy_accessor.so",
-                  "ndshard conform --impl ./libmy_accessor.so --law '^page_placement$' --seed 5 --cases 12",
-                  "ndshard conform --impl ./libmy_accessor.so --cases 10000 --json > report.json"}));
-
     spec_flags locate_flags;
     std::optional<std::string> locate_page_id, locate_coord, locate_at, locate_format, locate_arch;
-    CLI::App* locate = add_spec_command(
-        app, "locate", "where one page lives, or what lives at one core's address", locate_flags,
-        "\nGive one of --page-id, --coord (where the page lives: shard and its coordinate, core and its\n"
-        "index in the core list, slot, offset in the shard and from the bank base, byte address) or\n"
-        "--at (the page at that address, or padding, or not in the buffer, with the reason). --page is\n"
-        "the page kind, as in every command. Constant time in the size of the tensor.\n" +
-            std::string(spec_keys_help),
-        {"ndshard locate --tensor 3,7,5 --shard 2,2,2 --grid 2x3 --page-id 20",
-         "ndshard locate --tensor 3,7,5 --shard 2,2,2 --grid 2x3 --coord 0,4,0 --format json",
-         "ndshard locate --tensor 3,7,5 --shard 2,2,2 --grid 2x3 --at 0,0:8"});
-    add_text(locate, "--page-id,--page_id", locate_page_id, "the page id (row-major over the tensor's page grid)", "N");
-    add_text(locate, "--coord", locate_coord, "the page coordinate, in the tensor's rank", "I,J,K");
-    add_text(locate, "--at", locate_at, "the reverse: what lives at core X,Y, byte address ADDR (decimal or 0x..)",
-             "X,Y:ADDR");
-    add_text(locate, "--format", locate_format, "text (default) | json", "FORMAT");
-    add_text(locate, "--arch", locate_arch,
-             "also the page's NoC address in this chip's encoding: wormhole_b0 | blackhole | grayskull", "ARCH");
+
+    // The first word is checked before parsing (below): a command name, or --help, -h or
+    // --version. Only the command it names is built, every one for the others (help lists
+    // them all): the other commands could not be reached, and building all eight with their
+    // flags was most of what parsing a short command line cost.
+    const bool every_command = args.empty() || !is_command(args.front());
+    const auto wanted = [&](const char* name) { return every_command || args.front() == name; };
+    const auto parsed = [](const CLI::App* command) { return command != nullptr && command->parsed(); };
+    CLI::App *map = nullptr, *show = nullptr, *explain = nullptr, *svg = nullptr, *conv = nullptr, *sim = nullptr,
+             *conf = nullptr, *locate = nullptr;
+
+    if (wanted("map")) {
+        map = add_spec_command(
+            app, "map", "every core's slots as page ids (JSON or CSV)", map_flags,
+            "\nJSON: {\"tensor_pages\":[..],\"shard_pages\":[..],\"num_shards\":N,\"max_shards_per_core\":M,\n"
+            "\"shard_volume\":V,\"cores\":[{\"x\":X,\"y\":Y,\"pages\":[page id or null, ...]}, ...]}: every core of\n"
+            "the list (grid_2d: the trimmed list) with all M*V slots in device order, null = padding.\n" +
+                std::string(spec_keys_help),
+            {"ndshard map --tensor 3,7,5 --shard 2,2,2 --grid 2x3",
+             "ndshard map --tensor 2,64,96 --shard 1,32,64 --page tile --cores \"(0,0)-(3,3)\"",
+             "ndshard map --tensor 3,2,2,3,4 --shard 1,1,2,2,4 --page row --cores \"(0,0)-(1,4)\" "
+             "--orientation col_major",
+             "ndshard map --format csv --spec '{\"tensor\":[4,8,8],\"interleaved\":true,\"banks\":12}'"});
+        add_text(map, "--format", format, "json (default) | csv (core_x,core_y,slot,page; empty page = padding)",
+                 "FORMAT");
+    }
+
+    if (wanted("show")) {
+        show =
+            add_spec_command(app, "show", "a terminal view: every core's shards as blocks of page ids", show_flags,
+                             "\nOne header line of facts, then per core its slots: each shard as a block of page ids\n"
+                             "(last dim across, the dim before it down, further dims side by side); '.' is padding.\n",
+                             {"ndshard show --tensor 3,7,5 --shard 2,2,2 --grid 2x3",
+                              "ndshard show --tensor 10,10,10 --shard 1,10,10 --grid 2x2 --color always | less -R"});
+        add_text(show, "--color", color, "auto (default: when stdout is a terminal) | always | never", "WHEN");
+        add_level_flag(show, show_level, "every slot's page id", "one line per shard", show_slot_limit, "slots");
+    }
+
+    if (wanted("explain")) {
+        explain = add_spec_command(
+            app, "explain", "the facts a kernel writer needs about a distribution", explain_flags,
+            "\nPages, shard grid, shards per core (core groups), padding, bytes per core, whether a\n"
+            "legacy layout (interleaved / HEIGHT / WIDTH / BLOCK) gives the same mapping, the squeezed\n"
+            "shapes and the accessor's argument words (all runtime and all compile-time).\n",
+            {"ndshard explain --tensor 3,7,5 --shard 2,2,2 --grid 2x3",
+             "ndshard explain --tensor 2,64,96 --shard 1,32,64 --page tile --grid 4x4"});
+        add_text(explain, "--format", explain_format, "text (default) | json (every figure and every argument word)",
+                 "FORMAT");
+        add_text(explain, "--arch", explain_arch,
+                 "wormhole_b0 | blackhole | grayskull: compare the bytes per core with its L1, NoC addresses in its "
+                 "encoding",
+                 "ARCH");
+    }
+
+    if (wanted("svg")) {
+        svg = add_spec_command(
+            app, "svg", "an SVG picture of the distribution, written to stdout", svg_flags,
+            "\nThe tensor's page grid, one cell per page coloured by its core (rank 3: a 3D block; rank 4+:\n"
+            "a row of blocks; rank 1-2: a flat grid), padding as dashed outlines, the cores on the core\n"
+            "grid with their stacked slots, and a legend.\n",
+            {"ndshard svg --tensor 3,7,5 --shard 2,2,2 --grid 2x3 > proposal.svg",
+             "ndshard svg --tensor 10,10,10 --shard 1,10,10 --grid 2x2 --highlight-core 1,0 > x.svg"});
+        add_text(svg, "--highlight-core", highlight, "emphasise the core at X,Y and fade the others", "X,Y");
+        add_level_flag(svg, svg_level, "one cell per page", "one cell per shard", svg_cell_limit, "pages");
+    }
+
+    if (wanted("convert")) {
+        conv = add_spec_command(
+            app, "convert", "legacy layout or tt-metal accessor words <-> ND spec JSON", convert_spec_flags,
+            "\n--from prints the ND spec JSON (readable by --spec) of a legacy layout; the tensor is in\n"
+            "pages, seen as 2D [H, W] with leading dims folded into H. --to legacy prints the legacy\n"
+            "layout (keys = the --from flags) with exactly the same mapping, or exits 1 with the reason\n"
+            "there is none. That JSON can come back through --spec: convert --spec LEGACY gives the ND spec.\n"
+            "--from tt-args reads tt-metal's TensorAccessorArgs words (--ct, --crta) and prints the ND spec;\n"
+            "--to tt-args prints them for a spec, with --runtime choosing the common runtime parts\n"
+            "(docs/tt-args.md has the layout word by word).\n",
+            {"ndshard convert --from height --tensor 2,64,96 --shard-height 32 --grid 1x4",
+             "ndshard convert --from block --tensor 64,64 --shard-height 32 --shard-width 16 --grid 4x2",
+             "ndshard convert --from interleaved --tensor 4,8,8 --banks 12",
+             "ndshard convert --to legacy --tensor 8,5 --shard 2,5 --grid 4x1",
+             "ndshard convert --from tt-args --ct 0x41,2,2 --crta 4,6,2,3,0x03040102",
+             "ndshard convert --to tt-args --tensor 4,6 --shard 2,3 --cores \"(1,2),(3,4)\" --runtime bank_coords"});
+        add_text(
+            conv, "--from", convert.from,
+            "legacy -> ND: interleaved | height | width | block (shapes in pages); tt-args: tt-metal's words -> ND",
+            "LAYOUT");
+        add_text(conv, "--to", convert.to, "ND -> legacy | tt-args (tt-metal's accessor words)", "TARGET");
+        add_text(conv, "--shard-height,--shard_height", convert.shard_height, "legacy HEIGHT/BLOCK shard height, pages",
+                 "PAGES");
+        add_text(conv, "--shard-width,--shard_width", convert.shard_width, "legacy WIDTH/BLOCK shard width, pages",
+                 "PAGES");
+        add_text(conv, "--page-size,--page_size", convert.page_size,
+                 "legacy (or tt-args) page size in bytes; default 1", "BYTES");
+        add_text(conv, "--ct", convert.ct,
+                 "--from tt-args: tt-metal's compile-time words, config first (0x.. or decimal)", "WORDS");
+        add_text(conv, "--crta", convert.crta, "--from tt-args: tt-metal's common runtime words", "WORDS");
+        add_text(conv, "--runtime", convert.runtime,
+                 "--to tt-args: the runtime parts: rank,num_banks,tensor_shape,shard_shape,bank_coords | all | none "
+                 "(default)",
+                 "PARTS");
+        conv->add_flag("--dram", convert.dram, "--to tt-args: set IsDram in the config word");
+        add_text(conv, "--arch", convert.arch,
+                 "--to tt-args: add each bank's NoC address, in wormhole_b0 | blackhole | grayskull encoding", "ARCH");
+    }
+
+    if (wanted("sim")) {
+        sim = app.add_subcommand("sim", "run a kernel on the simulated device and check it");
+        sim->add_option("--op", op, "reshard | eltwise_add | reduce_sum:DIM | permute:D0,D1,...")->required();
+        sim->add_option("--in", sim_in, "input spec JSON (inline, a file or -); eltwise_add takes two")->required();
+        sim->add_option("--out", sim_out, "output spec JSON")->required();
+        add_text(sim, "--seed", seed, "seed of the random input data and core order; default 0", "N");
+        add_text(sim, "--page-elems", page_elems, "int32 elements per page; default 16", "K");
+        sim->footer(
+            "\nPrints {\"op\":..,\"verified\":..,\"pages_read\":..,...}; exits 0 only when the device result\n"
+            "equals the dense oracle's.\n" +
+            std::string(spec_keys_help) +
+            examples({"ndshard sim --op reshard --in '{\"tensor\":[4,8,8],\"interleaved\":true,\"banks\":12}' "
+                      "--out '{\"tensor\":[4,8,8],\"shard\":[4,1,1],\"grid\":\"2x3\"}'",
+                      "ndshard sim --op reduce_sum:0 --in in.json --out out.json"}));
+    }
+
+    if (wanted("conform")) {
+        conf = app.add_subcommand("conform", "run the conformance laws against your accessor (a shared library)");
+        add_text(conf, "--impl", impl,
+                 "the implementation under test: a shared library exporting ndshard/conformance.h", "PATH.so");
+        add_text(conf, "--cases", cases, "cases per law, 1..100000000; default 1000", "N");
+        add_text(conf, "--seed", conform_seed, "seed of the generated cases; default: a random one (printed)", "S");
+        add_text(conf, "--law", law, "run only the laws whose name matches this ECMAScript regex", "REGEX");
+        conf->add_flag("--json", conform_json, "one JSON object on stdout instead of text");
+        add_text(conf, "--timeout-ms", timeout_ms, "a case running longer fails its law; 1..600000, default 2000",
+                 "MS");
+        conf->footer(
+            "\nRuns every law that applies to the implementation (its ndsc_describe declares its queries,\n"
+            "strategies, page kinds and ranks) against the naive oracle, each case in a child process:\n"
+            "a crash or hang in the implementation fails the law it happened in and the run goes on.\n"
+            "Per law: PASS|FAIL|SKIP <law> (<cases> cases); each failure with its shrunk counterexample\n"
+            "(the spec as `ndshard map` flags, the query, expected, got) and the command that replays it.\n"
+            "Exit 0 when every applicable law passes, 1 when one fails, 2 for a bad flag or an impl that\n"
+            "cannot be loaded. Laws: acceptance, address_limit_32bit, page_placement, bijectivity, balance,\n"
+            "coord_page_agreement, shard_addressing, iteration_order, interleaved_equivalence,\n"
+            "legacy_equivalence, determinism, out_of_range.\n" +
+            examples({"ndshard conform --impl ./libmy_accessor.so",
+                      "ndshard conform --impl ./libmy_accessor.so --law '^page_placement$' --seed 5 --cases 12",
+                      "ndshard conform --impl ./libmy_accessor.so --cases 10000 --json > report.json"}));
+    }
+
+    if (wanted("locate")) {
+        locate = add_spec_command(
+            app, "locate", "where one page lives, or what lives at one core's address", locate_flags,
+            "\nGive one of --page-id, --coord (where the page lives: shard and its coordinate, core and its\n"
+            "index in the core list, slot, offset in the shard and from the bank base, byte address) or\n"
+            "--at (the page at that address, or padding, or not in the buffer, with the reason). --page is\n"
+            "the page kind, as in every command. Constant time in the size of the tensor.\n" +
+                std::string(spec_keys_help),
+            {"ndshard locate --tensor 3,7,5 --shard 2,2,2 --grid 2x3 --page-id 20",
+             "ndshard locate --tensor 3,7,5 --shard 2,2,2 --grid 2x3 --coord 0,4,0 --format json",
+             "ndshard locate --tensor 3,7,5 --shard 2,2,2 --grid 2x3 --at 0,0:8"});
+        add_text(locate, "--page-id,--page_id", locate_page_id, "the page id (row-major over the tensor's page grid)",
+                 "N");
+        add_text(locate, "--coord", locate_coord, "the page coordinate, in the tensor's rank", "I,J,K");
+        add_text(locate, "--at", locate_at, "the reverse: what lives at core X,Y, byte address ADDR (decimal or 0x..)",
+                 "X,Y:ADDR");
+        add_text(locate, "--format", locate_format, "text (default) | json", "FORMAT");
+        add_text(locate, "--arch", locate_arch,
+                 "also the page's NoC address in this chip's encoding: wormhole_b0 | blackhole | grayskull", "ARCH");
+    }
 
     app.set_version_flag("--version", std::string("ndshard ") + NDSHARD_VERSION_STRING, "print the version and exit");
 
@@ -462,13 +493,13 @@ parse_result parse_args(std::vector<std::string> args, const parse_options& opti
                               command_list(" and "));
         std::reverse(args.begin(), args.end());  // CLI11 consumes the vector from the back
         app.parse(args);
-        if (map->parsed()) {
+        if (parsed(map)) {
             map_command c{spec_of(map_flags, options.allow_files), map_format::json};
             if (format && *format == "csv") c.format = map_format::csv;
             else if (format && *format != "json")
                 throw usage_error("--format " + quote_value(*format) + ": expected json or csv");
             result.cmd = c;
-        } else if (show->parsed()) {
+        } else if (parsed(show)) {
             show_command c{spec_of(show_flags, options.allow_files), color_mode::automatic};
             if (color) {
                 if (*color == "always") c.color = color_mode::always;
@@ -478,19 +509,19 @@ parse_result parse_args(std::vector<std::string> args, const parse_options& opti
             }
             if (show_level) c.level = parse_draw_level(*show_level, "--level");
             result.cmd = c;
-        } else if (explain->parsed()) {
+        } else if (parsed(explain)) {
             explain_command c{spec_of(explain_flags, options.allow_files), {}};
             if (explain_format && *explain_format == "json") c.options.json = true;
             else if (explain_format && *explain_format != "text")
                 throw usage_error("--format " + quote_value(*explain_format) + ": expected text or json");
             if (explain_arch) c.options.arch = parse_tt_arch(*explain_arch, "--arch");
             result.cmd = c;
-        } else if (svg->parsed()) {
+        } else if (parsed(svg)) {
             svg_command c{spec_of(svg_flags, options.allow_files), {}};
             if (highlight) c.options.highlight = parse_core(*highlight, "--highlight-core");
             if (svg_level) c.options.level = parse_draw_level(*svg_level, "--level");
             result.cmd = c;
-        } else if (conv->parsed()) {
+        } else if (parsed(conv)) {
             convert_command c;
             // A --spec holding a legacy layout (key "from") is an input for --from: what
             // `convert --to legacy` prints can be fed back as it is. The argument is read once
@@ -541,7 +572,7 @@ parse_result parse_args(std::vector<std::string> args, const parse_options& opti
                 c.spec = spec_of(convert_spec_flags, options.allow_files);
             }
             result.cmd = c;
-        } else if (sim->parsed()) {
+        } else if (parsed(sim)) {
             sim_command c;
             c.op = op;
             for (const std::string& in : sim_in)
@@ -550,7 +581,7 @@ parse_result parse_args(std::vector<std::string> args, const parse_options& opti
             if (seed) c.seed = parse_u64(*seed, "--seed");
             if (page_elems) c.page_elems = parse_u64(*page_elems, "--page-elems");
             result.cmd = c;
-        } else if (conf->parsed()) {
+        } else if (parsed(conf)) {
             conform_command c;
             if (!impl) throw usage_error("--impl: give the implementation under test, a shared library (PATH.so)");
             if (impl->empty()) throw usage_error("--impl \"\": give the path of a shared library");
@@ -573,7 +604,7 @@ parse_result parse_args(std::vector<std::string> args, const parse_options& opti
                 c.timeout_ms = static_cast<std::uint32_t>(ms);
             }
             result.cmd = c;
-        } else if (locate->parsed()) {
+        } else if (parsed(locate)) {
             const int given = !!locate_page_id + !!locate_coord + !!locate_at;
             if (given != 1)
                 throw usage_error(
