@@ -2,11 +2,15 @@
 #include "ndshard/conform/laws.hpp"
 
 #include <algorithm>
+#include <array>
+#include <charconv>
 #include <cstring>
 #include <functional>
 #include <map>
 #include <memory>
 #include <set>
+#include <span>
+#include <string_view>
 #include <tuple>
 
 #include <ndshard/oracle/oracle.hpp>
@@ -29,11 +33,87 @@ char local_query[512];
 char* query_buffer = local_query;
 std::size_t query_size = sizeof local_query;
 
-void note(const std::string& query) {
-    const std::size_t n = std::min(query.size(), query_size - 1);
-    std::memcpy(query_buffer, query.data(), n);
-    query_buffer[n] = '\0';
+// Text into a fixed buffer, cut off where it does not fit, never allocating: every query
+// is noted before it is made (so that a crash names it), once per call to the implementation.
+class text_buffer {
+public:
+    text_buffer(char* out, std::size_t capacity) : out_(out), capacity_(capacity) { out_[0] = '\0'; }
+    text_buffer& operator<<(std::string_view text) {
+        const std::size_t k = std::min(text.size(), capacity_ - 1 - size_);
+        std::memcpy(out_ + size_, text.data(), k);
+        size_ += k;
+        out_[size_] = '\0';
+        return *this;
+    }
+    text_buffer& operator<<(std::uint64_t v) {
+        char digits[20];
+        return *this << std::string_view(
+                   digits, static_cast<std::size_t>(std::to_chars(digits, digits + sizeof digits, v).ptr - digits));
+    }
+    // "[a,b,c]": 32 numbers at most, then how many there are.
+    text_buffer& list(std::span<const std::uint64_t> v) {
+        *this << "[";
+        for (std::size_t i = 0; i < v.size(); ++i) {
+            if (i == 32) {
+                *this << ",... (" << std::uint64_t{v.size()} << " in all)";
+                break;
+            }
+            *this << (i ? "," : "") << v[i];
+        }
+        return *this << "]";
+    }
+    [[nodiscard]] std::string str() const { return std::string(out_, size_); }
+
+private:
+    char* out_;
+    std::size_t capacity_, size_ = 0;
+};
+
+// Big enough for any text of a list (32 numbers and the count) or a call.
+constexpr std::size_t text_capacity = 1024;
+
+std::string show_list(std::span<const std::uint64_t> v) {
+    char buf[text_capacity];
+    return text_buffer(buf, sizeof buf).list(v).str();
 }
+
+// A call to the implementation as notes and findings spell it: "ndsc_locate_page(7)",
+// "ndsc_locate_shard_page(3, 5)", "ndsc_core_pages(1, 0)", "ndsc_locate_coord([1,0,2])".
+// A coordinate list is viewed, not copied: a call lives no longer than its coordinate.
+struct call {
+    const char* name;
+    std::array<std::uint64_t, 2> numbers{};
+    std::size_t count = 0;
+    std::optional<std::span<const std::uint64_t>> list;
+};
+call page_call(std::uint64_t page) { return {"ndsc_locate_page", {page, 0}, 1, {}}; }
+call shard_call(std::uint64_t shard, std::uint64_t k) { return {"ndsc_locate_shard_page", {shard, k}, 2, {}}; }
+call core_pages_call(std::uint32_t x, std::uint32_t y) { return {"ndsc_core_pages", {x, y}, 2, {}}; }
+call coord_call(std::span<const std::uint64_t> coord) { return {"ndsc_locate_coord", {}, 0, coord}; }
+
+void write(const call& q, text_buffer& out) {
+    out << q.name << "(";
+    if (q.list) {
+        out.list(*q.list);
+    } else {
+        for (std::size_t i = 0; i < q.count; ++i) out << (i ? ", " : "") << q.numbers[i];
+    }
+    out << ")";
+}
+
+std::string text(const call& q) {
+    char buf[text_capacity];
+    text_buffer out(buf, sizeof buf);
+    write(q, out);
+    return out.str();
+}
+
+void note(const call& q) {
+    text_buffer out(query_buffer, query_size);
+    write(q, out);
+}
+
+void note(const char* what) { text_buffer(query_buffer, query_size) << what; }
 
 std::uint64_t u64(const big& v) { return testkit::to_u64(v); }
 std::uint32_t u32(const big& v) { return static_cast<std::uint32_t>(u64(v)); }
@@ -91,33 +171,21 @@ ndsc_location blank_location() {
 }
 
 answer ask_page(const loaded_impl& impl, const ndsc_handle* h, std::uint64_t page) {
-    note("ndsc_locate_page(" + std::to_string(page) + ")");
+    note(page_call(page));
     ndsc_location loc = blank_location();
     const int status = impl.locate_page(h, page, &loc);
     return {status, {loc.core_x, loc.core_y, loc.address}};
 }
 
-std::string show_list(const std::vector<std::uint64_t>& v) {
-    std::string out = "[";
-    for (std::size_t i = 0; i < v.size(); ++i) {
-        if (i == 32) {
-            out += ",... (" + std::to_string(v.size()) + " in all)";
-            break;
-        }
-        out += (i ? "," : "") + std::to_string(v[i]);
-    }
-    return out + "]";
-}
-
 answer ask_coord(const loaded_impl& impl, const ndsc_handle* h, const std::vector<std::uint64_t>& coord) {
-    note("ndsc_locate_coord(" + show_list(coord) + ")");
+    note(coord_call(coord));
     ndsc_location loc = blank_location();
     const int status = impl.locate_coord(h, coord.data(), static_cast<std::uint32_t>(coord.size()), &loc);
     return {status, {loc.core_x, loc.core_y, loc.address}};
 }
 
 answer ask_shard(const loaded_impl& impl, const ndsc_handle* h, std::uint64_t shard, std::uint64_t k) {
-    note("ndsc_locate_shard_page(" + std::to_string(shard) + ", " + std::to_string(k) + ")");
+    note(shard_call(shard, k));
     ndsc_location loc = blank_location();
     const int status = impl.locate_shard_page(h, shard, k, &loc);
     return {status, {loc.core_x, loc.core_y, loc.address}};
@@ -130,7 +198,7 @@ struct core_list {
 };
 core_list ask_core_pages(const loaded_impl& impl, const ndsc_handle* h, std::uint32_t x, std::uint32_t y,
                          std::uint64_t guess, std::uint64_t sane_limit) {
-    note("ndsc_core_pages(" + std::to_string(x) + ", " + std::to_string(y) + ")");
+    note(core_pages_call(x, y));
     std::vector<std::uint64_t> buffer(guess + 4, ~std::uint64_t{0});
     std::uint64_t count = ~std::uint64_t{0};
     int status = impl.core_pages(h, x, y, buffer.data(), buffer.size(), &count);
@@ -388,17 +456,15 @@ std::optional<finding> check_address_limit(const loaded_impl& impl, const distri
     if (auto f = acceptance_verdict(c, s)) return f;
     if (c.status != NDSC_OK) return std::nullopt;
     const oracle::model m = *model_of(s);
-    auto judge = [&](const answer& a, const place& want, const std::string& query) -> std::optional<finding> {
+    auto judge = [&](const answer& a, const place& want, const call& query) -> std::optional<finding> {
         if (a.status == NDSC_OK && a.at.address >= two_32)
-            return finding{query, show(want), show(a) + " (not below 2^32)"};
-        if (!(a.status == NDSC_OK && a.at == want)) return finding{query, show(want), show(a)};
+            return finding{text(query), show(want), show(a) + " (not below 2^32)"};
+        if (!(a.status == NDSC_OK && a.at == want)) return finding{text(query), show(want), show(a)};
         return std::nullopt;
     };
     if (impl.locate_page) {
         for (std::uint64_t p : pages_to_check(m, s))
-            if (auto f = judge(ask_page(impl, c.handle(), p), oracle_page(m, p),
-                               "ndsc_locate_page(" + std::to_string(p) + ")"))
-                return f;
+            if (auto f = judge(ask_page(impl, c.handle(), p), oracle_page(m, p), page_call(p))) return f;
     }
     if (impl.locate_shard_page && m.num_shards > 0) {
         // The last slot of the last shard and of the last shard of the first core's block:
@@ -408,9 +474,7 @@ std::optional<finding> check_address_limit(const loaded_impl& impl, const distri
         for (std::uint64_t shard : {last, block_end}) {
             const oracle::shard_home h = oracle::shard_location(m, big(shard));
             const place want{u32(h.core.x), u32(h.core.y), u64(h.byte_address + big(k) * m.aligned_page_size)};
-            if (auto f = judge(ask_shard(impl, c.handle(), shard, k), want,
-                               "ndsc_locate_shard_page(" + std::to_string(shard) + ", " + std::to_string(k) + ")"))
-                return f;
+            if (auto f = judge(ask_shard(impl, c.handle(), shard, k), want, shard_call(shard, k))) return f;
         }
     }
     return std::nullopt;
@@ -431,8 +495,7 @@ std::optional<finding> check_placement(const loaded_impl& impl, const distributi
     for (std::uint64_t p : pages_to_check(m, s)) {
         const answer a = ask_page(impl, c.handle(), p);
         const place want = oracle_page(m, p);
-        if (!(a.status == NDSC_OK && a.at == want))
-            return finding{"ndsc_locate_page(" + std::to_string(p) + ")", show(want), show(a)};
+        if (!(a.status == NDSC_OK && a.at == want)) return finding{text(page_call(p)), show(want), show(a)};
     }
     return std::nullopt;
 }
@@ -452,17 +515,18 @@ std::optional<finding> check_bijectivity(const loaded_impl& impl, const distribu
     const std::uint64_t n = u64(m.num_pages);
     for (std::uint64_t p = 0; p < n; ++p) {
         const answer a = ask_page(impl, c.handle(), p);
-        const std::string query = "ndsc_locate_page(" + std::to_string(p) + ")";
-        if (a.status != NDSC_OK) return finding{query, "a location", show(a)};
-        if (!listed.count({a.at.x, a.at.y})) return finding{query, "a core of the list", show(a)};
+        const call query = page_call(p);
+        if (a.status != NDSC_OK) return finding{text(query), "a location", show(a)};
+        if (!listed.count({a.at.x, a.at.y})) return finding{text(query), "a core of the list", show(a)};
         if (a.at.address < base || a.at.address >= end)
-            return finding{query, "an address in [" + std::to_string(base) + ", " + std::to_string(end) + ")", show(a)};
+            return finding{text(query), "an address in [" + std::to_string(base) + ", " + std::to_string(end) + ")",
+                           show(a)};
         if ((a.at.address - base) % aligned != 0)
-            return finding{query, "an address bank_base + k * " + std::to_string(aligned), show(a)};
+            return finding{text(query), "an address bank_base + k * " + std::to_string(aligned), show(a)};
         const auto [it, fresh] = seen.emplace(std::make_tuple(a.at.x, a.at.y, a.at.address), p);
         if (!fresh)
-            return finding{"ndsc_locate_page(" + std::to_string(it->second) + ") and " + query,
-                           "two different locations", "both at " + show(a)};
+            return finding{text(page_call(it->second)) + " and " + text(query), "two different locations",
+                           "both at " + show(a)};
     }
     return std::nullopt;
 }
@@ -481,7 +545,7 @@ std::optional<finding> check_balance(const loaded_impl& impl, const distribution
     const std::uint64_t n = u64(m.num_pages);
     for (std::uint64_t p = 0; p < n; ++p) {
         const answer a = ask_page(impl, c.handle(), p);
-        if (a.status != NDSC_OK) return finding{"ndsc_locate_page(" + std::to_string(p) + ")", "a location", show(a)};
+        if (a.status != NDSC_OK) return finding{text(page_call(p)), "a location", show(a)};
         tally& t = per_core[{a.at.x, a.at.y}];
         ++t.pages;
         t.shards.insert(u64(oracle::locate(m, big(p)).shard_id));
@@ -516,24 +580,22 @@ std::optional<finding> check_balance(const loaded_impl& impl, const distribution
 
 std::string need_page_coord(const impl_info& info) { return needs(info, NDSC_Q_PAGE_ID | NDSC_Q_PAGE_COORD); }
 
-// Another query's answer for one page, with the query as the finding names it.
-struct other_answer {
-    std::string query;
-    answer got;
-};
-
 // Every page of pages_to_check located twice, first by `ask_other(p)` (another query that
 // names the same page: its coordinate, or its shard and position) and then by
-// ndsc_locate_page: the other query must answer a location, and the same one.
-template <class AskOther>
+// ndsc_locate_page: the other query must answer a location, and the same one. The other
+// query is given to `with_other(p, f)`, which calls f(query, its answer).
+template <class WithOther>
 std::optional<finding> agrees_with_locate_page(const loaded_impl& impl, const created& c, const oracle::model& m,
-                                               const distribution_spec& s, AskOther ask_other) {
+                                               const distribution_spec& s, WithOther with_other) {
     for (std::uint64_t p : pages_to_check(m, s)) {
-        const other_answer other = ask_other(p);
-        const answer by_page = ask_page(impl, c.handle(), p);
-        if (other.got.status != NDSC_OK || !(other.got == by_page))
-            return finding{other.query + " vs ndsc_locate_page(" + std::to_string(p) + ")",
-                           "the same location: " + show(by_page), show(other.got)};
+        std::optional<finding> f;
+        with_other(p, [&](const call& query, const answer& other) {
+            const answer by_page = ask_page(impl, c.handle(), p);
+            if (other.status != NDSC_OK || !(other == by_page))
+                f = finding{text(query) + " vs " + text(page_call(p)), "the same location: " + show(by_page),
+                            show(other)};
+        });
+        if (f) return f;
     }
     return std::nullopt;
 }
@@ -542,9 +604,9 @@ std::optional<finding> check_coord_page(const loaded_impl& impl, const distribut
     const oracle::model m = *model_of(s);
     const created c(impl, s);
     if (auto f = expect_accepted(c)) return f;
-    return agrees_with_locate_page(impl, c, m, s, [&](std::uint64_t p) {
+    return agrees_with_locate_page(impl, c, m, s, [&](std::uint64_t p, auto judge) {
         const std::vector<std::uint64_t> coord = testkit::row_major_coord(p, m.tensor_pages);
-        return other_answer{"ndsc_locate_coord(" + show_list(coord) + ")", ask_coord(impl, c.handle(), coord)};
+        judge(coord_call(coord), ask_coord(impl, c.handle(), coord));
     });
 }
 
@@ -575,17 +637,14 @@ std::optional<finding> check_shard_addressing(const loaded_impl& impl, const dis
         for (std::uint64_t k : positions) {
             const place want{u32(h.core.x), u32(h.core.y), u64(h.byte_address + big(k) * m.aligned_page_size)};
             const answer a = ask_shard(impl, c.handle(), shard, k);
-            if (!(a.status == NDSC_OK && a.at == want))
-                return finding{"ndsc_locate_shard_page(" + std::to_string(shard) + ", " + std::to_string(k) + ")",
-                               show(want), show(a)};
+            if (!(a.status == NDSC_OK && a.at == want)) return finding{text(shard_call(shard, k)), show(want), show(a)};
         }
     }
     if (!impl.locate_page) return std::nullopt;
-    return agrees_with_locate_page(impl, c, m, s, [&](std::uint64_t p) {
+    return agrees_with_locate_page(impl, c, m, s, [&](std::uint64_t p, auto judge) {
         const oracle::location l = oracle::locate(m, big(p));
         const std::uint64_t shard = u64(l.shard_id), k = u64(l.in_shard_offset);
-        return other_answer{"ndsc_locate_shard_page(" + std::to_string(shard) + ", " + std::to_string(k) + ")",
-                            ask_shard(impl, c.handle(), shard, k)};
+        judge(shard_call(shard, k), ask_shard(impl, c.handle(), shard, k));
     });
 }
 
@@ -602,20 +661,20 @@ std::optional<finding> check_iteration(const loaded_impl& impl, const distributi
         const std::uint32_t x = u32(m.cores[i].x), y = u32(m.cores[i].y);
         std::vector<std::uint64_t> want;
         for (const big& p : oracle::local_pages(m, big(i))) want.push_back(u64(p));
-        const std::string query = "ndsc_core_pages(" + std::to_string(x) + ", " + std::to_string(y) + ")";
+        const call query = core_pages_call(x, y);
         const core_list got = ask_core_pages(impl, c.handle(), x, y, want.size(), 4 * n + 64);
         if (got.status == -1000)
-            return finding{query, show_list(want),
+            return finding{text(query), show_list(want),
                            "a count of " + std::to_string(got.pages[0]) + " above the capacity"};
-        if (got.status != NDSC_OK) return finding{query, show_list(want), status_name(got.status)};
-        if (got.pages != want) return finding{query, show_list(want), show_list(got.pages)};
+        if (got.status != NDSC_OK) return finding{text(query), show_list(want), status_name(got.status)};
+        if (got.pages != want) return finding{text(query), show_list(want), show_list(got.pages)};
         if (impl.locate_page) {
             // Device order: the pages' addresses ascend, all on this core.
             std::uint64_t last = 0;
             for (std::size_t j = 0; j < got.pages.size(); ++j) {
                 const answer a = ask_page(impl, c.handle(), got.pages[j]);
                 if (a.status != NDSC_OK || a.at.x != x || a.at.y != y || (j > 0 && a.at.address <= last))
-                    return finding{query + " then ndsc_locate_page(" + std::to_string(got.pages[j]) + ")",
+                    return finding{text(query) + " then " + text(page_call(got.pages[j])),
                                    "on core (" + std::to_string(x) + "," + std::to_string(y) + ") above address " +
                                        std::to_string(last),
                                    show(a)};
@@ -703,7 +762,7 @@ std::optional<finding> check_interleaved(const loaded_impl& impl, const distribu
         const answer a = ask_page(impl, c.handle(), p);
         if (!(a.status == NDSC_OK && a.at == want))
             return finding{
-                "ndsc_locate_page(" + std::to_string(p) + ")",
+                text(page_call(p)),
                 show(want) + " (bank " + oracle::to_string(b.bank) + ", offset " + oracle::to_string(b.offset) + ")",
                 show(a)};
     }
@@ -823,7 +882,7 @@ std::optional<finding> check_legacy(const loaded_impl& impl, const distribution_
         const place want{u32(core.x), u32(core.y), u64(m.bank_base + lp.offset * m.aligned_page_size)};
         const answer a = ask_page(impl, c.handle(), p);
         if (!(a.status == NDSC_OK && a.at == want))
-            return finding{"ndsc_locate_page(" + std::to_string(p) + ")",
+            return finding{text(page_call(p)),
                            show(want) + " (" + name + ": row " + oracle::to_string(r) + ", column " +
                                oracle::to_string(col) + ", offset " + oracle::to_string(lp.offset) + ")",
                            show(a)};
@@ -847,8 +906,8 @@ std::optional<finding> check_determinism(const loaded_impl& impl, const distribu
         const answer a = ask_page(impl, first.handle(), p);
         const answer b = ask_page(impl, second.handle(), p);
         if (!(a == b))
-            return finding{"ndsc_locate_page(" + std::to_string(p) +
-                               ") on two handles of the spec (the first one's "
+            return finding{text(page_call(p)) +
+                               " on two handles of the spec (the first one's "
                                "ndsc_spec overwritten after ndsc_create)",
                            show(b) + " on both", show(a) + " on the first"};
     }
@@ -872,25 +931,22 @@ std::optional<finding> check_out_of_range(const loaded_impl& impl, const distrib
     };
     if (impl.locate_page) {
         const std::uint64_t n = u64(m.num_pages);
-        if (auto f = bad(ask_page(impl, c.handle(), n), "ndsc_locate_page(" + std::to_string(n) + "), the page count"))
-            return f;
+        if (auto f = bad(ask_page(impl, c.handle(), n), text(page_call(n)) + ", the page count")) return f;
     }
     if (impl.locate_coord) {
         for (std::size_t d = 0; d < m.tensor_pages.size(); ++d) {
             std::vector<std::uint64_t> coord(m.tensor_pages.size(), 0);
             coord[d] = u64(m.tensor_pages[d]);
-            if (auto f = bad(ask_coord(impl, c.handle(), coord), "ndsc_locate_coord(" + show_list(coord) + ")"))
-                return f;
+            if (auto f = bad(ask_coord(impl, c.handle(), coord), text(coord_call(coord)))) return f;
         }
     }
     if (impl.locate_shard_page) {
         const std::uint64_t shards = u64(m.num_shards), volume = u64(m.shard_volume);
-        if (auto f = bad(ask_shard(impl, c.handle(), shards, 0),
-                         "ndsc_locate_shard_page(" + std::to_string(shards) + ", 0), the shard count"))
+        if (auto f = bad(ask_shard(impl, c.handle(), shards, 0), text(shard_call(shards, 0)) + ", the shard count"))
             return f;
         if (shards > 0)
-            if (auto f = bad(ask_shard(impl, c.handle(), 0, volume),
-                             "ndsc_locate_shard_page(0, " + std::to_string(volume) + "), the shard volume"))
+            if (auto f =
+                    bad(ask_shard(impl, c.handle(), 0, volume), text(shard_call(0, volume)) + ", the shard volume"))
                 return f;
     }
     if (impl.core_pages) {
@@ -901,7 +957,7 @@ std::optional<finding> check_out_of_range(const loaded_impl& impl, const distrib
             const core_list got = ask_core_pages(impl, c.handle(), x, 0, 0, 0);
             if (got.status != NDSC_OUT_OF_RANGE)
                 return finding{
-                    "ndsc_core_pages(" + std::to_string(x) + ", 0), a core not in the list", want,
+                    text(core_pages_call(x, 0)) + ", a core not in the list", want,
                     got.status == NDSC_OK ? "NDSC_OK with " + show_list(got.pages) : status_name(got.status)};
         }
     }
