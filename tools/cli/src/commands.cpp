@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <array>
+#include <memory>
 #include <random>
 #include <new>
 #include <sstream>
+#include <string_view>
 
 #include <CLI/CLI.hpp>
 
@@ -283,18 +285,9 @@ int run_conform(const conform_command& c, std::ostream& out) {
     return report.count(conform::law_status::failed) == 0 ? 0 : 1;
 }
 
-}  // namespace
-
-parse_result parse_args(std::vector<std::string> args, const parse_options& options) {
-    parse_result result;
-    CLI::App app{"ndshard: see how an N-d tensor is sharded over accelerator cores", "ndshard"};
-    app.require_subcommand(1);
-    app.footer(
-        "\nCommands read a distribution spec from flags or from --spec JSON.\n" + std::string(spec_keys_help) +
-        examples({"ndshard map --tensor 3,7,5 --shard 2,2,2 --grid 2x3",
-                  "ndshard show --tensor 2,64,96 --shard 1,32,64 --page tile --cores \"(0,0)-(3,3)\"",
-                  "ndshard svg --tensor 3,7,5 --shard 2,2,2 --grid 2x3 > picture.svg", "ndshard <command> --help"}));
-
+// What CLI11 writes into while it reads one command line: the raw text of every flag of
+// every command, set back to these defaults before each parse.
+struct flag_values {
     spec_flags map_flags, show_flags, explain_flags, svg_flags, convert_spec_flags;
     std::optional<std::string> format, color, highlight, show_level, svg_level, explain_format, explain_arch;
     convert_flags convert;
@@ -307,16 +300,63 @@ parse_result parse_args(std::vector<std::string> args, const parse_options& opti
     bool conform_json = false;
     spec_flags locate_flags;
     std::optional<std::string> locate_page_id, locate_coord, locate_at, locate_format, locate_arch;
+};
 
-    // The first word is checked before parsing (below): a command name, or --help, -h or
-    // --version. Only the command it names is built, every one for the others (help lists
-    // them all): the other commands could not be reached, and building all eight with their
-    // flags was most of what parsing a short command line cost.
-    const bool every_command = args.empty() || !is_command(args.front());
-    const auto wanted = [&](const char* name) { return every_command || args.front() == name; };
-    const auto parsed = [](const CLI::App* command) { return command != nullptr && command->parsed(); };
+// The CLI11 app of one command (or of all eight) and the values its options write into.
+// The options hold references into `values`, so a command_line never moves.
+struct command_line {
+    CLI::App app{"ndshard: see how an N-d tensor is sharded over accelerator cores", "ndshard"};
+    flag_values values;
     CLI::App *map = nullptr, *show = nullptr, *explain = nullptr, *svg = nullptr, *conv = nullptr, *sim = nullptr,
              *conf = nullptr, *locate = nullptr;
+};
+
+// The app with the command command_names[only] (all eight for only == command_names.size()).
+std::unique_ptr<command_line> build_command_line(std::size_t only) {
+    auto cl = std::make_unique<command_line>();
+    CLI::App& app = cl->app;
+    flag_values& v = cl->values;
+    spec_flags& map_flags = v.map_flags;
+    spec_flags& show_flags = v.show_flags;
+    spec_flags& explain_flags = v.explain_flags;
+    spec_flags& svg_flags = v.svg_flags;
+    spec_flags& convert_spec_flags = v.convert_spec_flags;
+    std::optional<std::string>& format = v.format;
+    std::optional<std::string>& color = v.color;
+    std::optional<std::string>& highlight = v.highlight;
+    std::optional<std::string>& show_level = v.show_level;
+    std::optional<std::string>& svg_level = v.svg_level;
+    std::optional<std::string>& explain_format = v.explain_format;
+    std::optional<std::string>& explain_arch = v.explain_arch;
+    convert_flags& convert = v.convert;
+    std::string& op = v.op;
+    std::vector<std::string>& sim_in = v.sim_in;
+    std::string& sim_out = v.sim_out;
+    std::optional<std::string>& seed = v.seed;
+    std::optional<std::string>& page_elems = v.page_elems;
+    std::optional<std::string>& impl = v.impl;
+    std::optional<std::string>& cases = v.cases;
+    std::optional<std::string>& conform_seed = v.conform_seed;
+    std::optional<std::string>& law = v.law;
+    std::optional<std::string>& timeout_ms = v.timeout_ms;
+    bool& conform_json = v.conform_json;
+    spec_flags& locate_flags = v.locate_flags;
+    std::optional<std::string>& locate_page_id = v.locate_page_id;
+    std::optional<std::string>& locate_coord = v.locate_coord;
+    std::optional<std::string>& locate_at = v.locate_at;
+    std::optional<std::string>& locate_format = v.locate_format;
+    std::optional<std::string>& locate_arch = v.locate_arch;
+    CLI::App *&map = cl->map, *&show = cl->show, *&explain = cl->explain, *&svg = cl->svg, *&conv = cl->conv,
+             *&sim = cl->sim, *&conf = cl->conf, *&locate = cl->locate;
+    const auto wanted = [only](const char* name) {
+        return only == command_names.size() || std::string_view(command_names[only]) == name;
+    };
+    app.require_subcommand(1);
+    app.footer(
+        "\nCommands read a distribution spec from flags or from --spec JSON.\n" + std::string(spec_keys_help) +
+        examples({"ndshard map --tensor 3,7,5 --shard 2,2,2 --grid 2x3",
+                  "ndshard show --tensor 2,64,96 --shard 1,32,64 --page tile --cores \"(0,0)-(3,3)\"",
+                  "ndshard svg --tensor 3,7,5 --shard 2,2,2 --grid 2x3 > picture.svg", "ndshard <command> --help"}));
 
     if (wanted("map")) {
         map = add_spec_command(
@@ -475,6 +515,64 @@ parse_result parse_args(std::vector<std::string> args, const parse_options& opti
     }
 
     app.set_version_flag("--version", std::string("ndshard ") + NDSHARD_VERSION_STRING, "print the version and exit");
+    return cl;
+}
+
+}  // namespace
+
+parse_result parse_args(std::vector<std::string> args, const parse_options& options) {
+    parse_result result;
+    // The first word is checked before parsing (below): a command name, or --help, -h or
+    // --version. Only the command it names is built, every one for the others (help lists
+    // them all): the other commands could not be reached, and building all eight with their
+    // flags was most of what parsing a short command line cost. Building even one command
+    // (CLI11 makes each option and checks its names against the others') costs more than
+    // parsing, so a thread builds each of these apps once and reuses it: clear() makes CLI11
+    // forget the previous parse, and the flag values go back to their defaults.
+    const std::size_t only =
+        args.empty() ? command_names.size()
+                     : static_cast<std::size_t>(std::find(command_names.begin(), command_names.end(), args.front()) -
+                                                command_names.begin());
+    thread_local std::array<std::unique_ptr<command_line>, command_names.size() + 1> built;
+    if (!built[only]) built[only] = build_command_line(only);
+    command_line& cl = *built[only];
+    cl.app.clear();
+    cl.values = flag_values{};
+    CLI::App& app = cl.app;
+    flag_values& v = cl.values;
+    spec_flags& map_flags = v.map_flags;
+    spec_flags& show_flags = v.show_flags;
+    spec_flags& explain_flags = v.explain_flags;
+    spec_flags& svg_flags = v.svg_flags;
+    spec_flags& convert_spec_flags = v.convert_spec_flags;
+    std::optional<std::string>& format = v.format;
+    std::optional<std::string>& color = v.color;
+    std::optional<std::string>& highlight = v.highlight;
+    std::optional<std::string>& show_level = v.show_level;
+    std::optional<std::string>& svg_level = v.svg_level;
+    std::optional<std::string>& explain_format = v.explain_format;
+    std::optional<std::string>& explain_arch = v.explain_arch;
+    convert_flags& convert = v.convert;
+    std::string& op = v.op;
+    std::vector<std::string>& sim_in = v.sim_in;
+    std::string& sim_out = v.sim_out;
+    std::optional<std::string>& seed = v.seed;
+    std::optional<std::string>& page_elems = v.page_elems;
+    std::optional<std::string>& impl = v.impl;
+    std::optional<std::string>& cases = v.cases;
+    std::optional<std::string>& conform_seed = v.conform_seed;
+    std::optional<std::string>& law = v.law;
+    std::optional<std::string>& timeout_ms = v.timeout_ms;
+    bool& conform_json = v.conform_json;
+    spec_flags& locate_flags = v.locate_flags;
+    std::optional<std::string>& locate_page_id = v.locate_page_id;
+    std::optional<std::string>& locate_coord = v.locate_coord;
+    std::optional<std::string>& locate_at = v.locate_at;
+    std::optional<std::string>& locate_format = v.locate_format;
+    std::optional<std::string>& locate_arch = v.locate_arch;
+    CLI::App *const map = cl.map, *const show = cl.show, *const explain = cl.explain, *const svg = cl.svg,
+                    *const conv = cl.conv, *const sim = cl.sim, *const conf = cl.conf, *const locate = cl.locate;
+    const auto parsed = [](const CLI::App* command) { return command != nullptr && command->parsed(); };
 
     auto which = [&]() -> std::string {
         const auto subs = app.get_subcommands();

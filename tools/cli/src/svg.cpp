@@ -4,10 +4,13 @@
 
 #include <algorithm>
 #include <charconv>
+#include <concepts>
 #include <cmath>
+#include <cstdint>
 #include <map>
-#include <sstream>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "ndshard/cli/palette.hpp"
@@ -27,14 +30,65 @@ constexpr double margin = 16;
 constexpr std::uint64_t panel_cell_limit = 40000;  // beyond: slots are drawn as bars
 constexpr std::uint64_t max_slot_cells = 1024;     // a bigger shard is drawn as one bar
 
-// Every coordinate goes through here: to_chars prints what printf's "%.1f" prints (checked
-// on 20 million doubles) at a fraction of its cost. 320 bytes hold any double in fixed form.
-std::string num(double v) {
+// Every coordinate goes through here, printed as printf's "%.1f" prints it, without a
+// trailing ".0" and with "-0" as "0". t = 10 v in doubles is within |t| * 2^-53 < 0.002 of
+// the exact 10 v while |t| < 10^13, so when t is at most 0.49 from the integer n nearest to
+// it, n is also nearest to the exact 10 v and is what "%.1f" prints (as n / 10). Near a
+// half-way point (exact ties included), for large values and non-finite ones, to_chars
+// decides: it prints what "%.1f" prints (checked on 20 million doubles). 320 bytes hold
+// any double in fixed form.
+void append_num(std::string& out, double v) {
+    const double t = v * 10.0;
+    if (std::fabs(t) < 1e13) {
+        const double n = std::round(t);
+        if (std::fabs(t - n) <= 0.49) {
+            const auto tenths = static_cast<std::int64_t>(n);
+            if (tenths == 0) {
+                out += '0';
+                return;
+            }
+            const std::uint64_t m =
+                tenths < 0 ? static_cast<std::uint64_t>(-tenths) : static_cast<std::uint64_t>(tenths);
+            char buf[24];
+            char* end = buf;
+            if (tenths < 0) *end++ = '-';
+            end = std::to_chars(end, buf + sizeof buf, m / 10).ptr;
+            if (m % 10 != 0) {
+                *end++ = '.';
+                *end++ = static_cast<char>('0' + m % 10);
+            }
+            out.append(buf, end);
+            return;
+        }
+    }
     char buf[320];
     std::string s(buf, std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed, 1).ptr);
     if (s.size() > 2 && s.compare(s.size() - 2, 2, ".0") == 0) s.resize(s.size() - 2);
-    return s == "-0" ? "0" : s;
+    out += s == "-0" ? "0" : s;
 }
+
+std::string num(double v) {
+    std::string s;
+    append_num(s, v);
+    return s;
+}
+
+// An SVG being written: << appends text, and integers as ostream prints them, straight to
+// one string (an ostringstream's sentry and buffer calls for every piece cost more than
+// the rest of the picture).
+struct text_out {
+    std::string text;
+    text_out& operator<<(std::string_view piece) {
+        text += piece;
+        return *this;
+    }
+    template <std::integral I>
+    requires(!std::same_as<I, bool> && !std::same_as<I, char>) text_out& operator<<(I n) {
+        char buf[24];
+        text.append(buf, std::to_chars(buf, buf + sizeof buf, n).ptr);
+        return *this;
+    }
+};
 
 std::string escape(std::string_view text) {
     std::string out;
@@ -67,8 +121,14 @@ struct point {
 
 std::string polygon(std::initializer_list<point> pts) {
     std::string d;
-    for (const point& p : pts) d += (d.empty() ? "M" : " L") + num(p.x) + " " + num(p.y);
-    return d + " Z";
+    for (const point& p : pts) {
+        d += d.empty() ? "M" : " L";
+        append_num(d, p.x);
+        d += ' ';
+        append_num(d, p.y);
+    }
+    d += " Z";
+    return d;
 }
 
 // One position of the (padded) tensor picture.
@@ -249,7 +309,7 @@ part draw_tensor(const distribution& d, const style& st, std::string& note) {
     auto covers = [&](const cell& c, std::size_t at, bool exists, auto same_shard) {
         return exists && cells[at].real && same_shard(cells[at], c);
     };
-    std::ostringstream body;
+    text_out body;
     auto block_origin = [&](std::uint64_t b) -> point {
         return {axis_pad + static_cast<double>(b % per_row) * pitch_x,
                 static_cast<double>(b / per_row) * pitch_y + deps * depth_dy * s};
@@ -333,7 +393,7 @@ part draw_tensor(const distribution& d, const style& st, std::string& note) {
         }
     }
     // Cells inherit their outline from one group around them.
-    out.body = "<g stroke=\"#2b2b2b\" stroke-width=\"0.6\" stroke-linejoin=\"round\">\n" + body.str() + "</g>\n";
+    out.body = "<g stroke=\"#2b2b2b\" stroke-width=\"0.6\" stroke-linejoin=\"round\">\n" + body.text + "</g>\n";
     out.width = axis_pad + static_cast<double>(per_row) * pitch_x - 1.2 * s;
     out.height = static_cast<double>(block_rows) * pitch_y;
     return out;
@@ -372,7 +432,7 @@ part draw_shards(const distribution& d, const style& st) {
         const std::uint64_t left = l.tensor[a] - q * l.shard[a];
         return static_cast<double>(std::min(left, l.shard[a])) / static_cast<double>(l.shard[a]);
     };
-    std::ostringstream body;
+    text_out body;
     shape q = l.grid;
     for (std::uint64_t id = 0; id < l.num_shards; ++id) {
         detail::shard_coord_of(l, id, q);
@@ -398,7 +458,7 @@ part draw_shards(const distribution& d, const style& st) {
                           std::min(11.0, s), name + ":,:]");
         }
     }
-    out.body = "<g class=\"shards\" stroke=\"#2b2b2b\" stroke-width=\"0.4\">\n" + body.str() + "</g>\n";
+    out.body = "<g class=\"shards\" stroke=\"#2b2b2b\" stroke-width=\"0.4\">\n" + body.text + "</g>\n";
     out.width = static_cast<double>(per_row) * pitch_x;
     out.height = static_cast<double>(block_rows) * pitch_y;
     return out;
@@ -433,7 +493,7 @@ part draw_panel(const distribution& d, const style& st) {
     const double font = std::min(pc * 0.55, pc * 1.45 / static_cast<double>(digits));
     const bool labels = !bars && font >= 6.0;
 
-    std::ostringstream body;
+    text_out body;
     body << label(0, 12, 12, "cores on the core grid (x right, y down)", "start", " font-weight=\"bold\"");
     const double top = 24;
     for (std::size_t c = 0; c < d.cores.size(); ++c) {
@@ -495,7 +555,7 @@ part draw_panel(const distribution& d, const style& st) {
         body << "</g>\n";
     }
     part out;
-    out.body = body.str();
+    out.body = body.text;
     out.width = std::max(static_cast<double>(column.size()) * pitch_x - 10, 260.0);
     out.height = top + static_cast<double>(row.size()) * pitch_y - 10;
     return out;
@@ -505,7 +565,7 @@ part draw_legend(const distribution& d, const style& st, double width) {
     const page_layout& l = d.layout;
     const double entry_w = 220, entry_h = 16;
     const std::size_t per_row = std::max<std::size_t>(1, static_cast<std::size_t>(width / entry_w));
-    std::ostringstream body;
+    text_out body;
     const std::size_t entries = d.cores.size() + 1;
     for (std::size_t i = 0; i < entries; ++i) {
         const double x = static_cast<double>(i % per_row) * entry_w;
@@ -527,7 +587,7 @@ part draw_legend(const distribution& d, const style& st, double width) {
              << "</g>\n";
     }
     part out;
-    out.body = body.str();
+    out.body = body.text;
     out.width = static_cast<double>(std::min(entries, per_row)) * entry_w;
     out.height = static_cast<double>((entries + per_row - 1) / per_row) * entry_h;
     return out;
@@ -581,7 +641,7 @@ std::string render_svg(const distribution& d, const svg_options& options) {
     width = std::ceil(std::max({width, 2 * margin + static_cast<double>(title.size()) * 15 * 0.62,
                                 2 * margin + static_cast<double>(facts.size()) * 11.5 * 0.56}));
 
-    std::ostringstream svg;
+    text_out svg;
     svg << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << num(width) << "\" height=\"" << num(height)
         << "\" viewBox=\"0 0 " << num(width) << " " << num(height)
@@ -598,7 +658,7 @@ std::string render_svg(const distribution& d, const svg_options& options) {
         << "<g class=\"legends\" transform=\"translate(" << num(legend_at.x) << " " << num(legend_at.y) << ")\">\n"
         << legend.body << "</g>\n"
         << "</svg>\n";
-    return svg.str();
+    return std::move(svg.text);
 }
 
 }  // namespace ndshard::cli
