@@ -311,6 +311,16 @@ struct command_line {
              *conf = nullptr, *locate = nullptr;
 };
 
+// CLI11 2.1.2 appends every option a parse meets to the app's parse_order(), a list its
+// clear() leaves as it is: a reused app is built afresh once its lists hold 1024 entries,
+// so that the memory of a thread that parses without end (a fuzzer) stays bounded.
+bool worn(const command_line& cl) {
+    std::size_t entries = cl.app.parse_order().size();
+    for (const CLI::App* command : {cl.map, cl.show, cl.explain, cl.svg, cl.conv, cl.sim, cl.conf, cl.locate})
+        if (command != nullptr) entries += command->parse_order().size();
+    return entries > 1024;
+}
+
 // The app with the command command_names[only] (all eight for only == command_names.size()).
 std::unique_ptr<command_line> build_command_line(std::size_t only) {
     auto cl = std::make_unique<command_line>();
@@ -534,7 +544,7 @@ parse_result parse_args(std::vector<std::string> args, const parse_options& opti
                      : static_cast<std::size_t>(std::find(command_names.begin(), command_names.end(), args.front()) -
                                                 command_names.begin());
     thread_local std::array<std::unique_ptr<command_line>, command_names.size() + 1> built;
-    if (!built[only]) built[only] = build_command_line(only);
+    if (!built[only] || worn(*built[only])) built[only] = build_command_line(only);
     command_line& cl = *built[only];
     cl.app.clear();
     cl.values = flag_values{};
