@@ -17,6 +17,15 @@ namespace ndshard::oracle::detail {
 // page size tile_h*tile_w*element_size < 2^192. Checked: past 2^512 - 1 it throws.
 using wide = boost::multiprecision::checked_int512_t;
 
+// What the enumerations (walk_shard) count slots and page ids in: Boost's checked 64-bit
+// unsigned integer, one native word - past 2^64 - 1 it throws, as big does past 2^128 - 1,
+// at a quarter of big's cost per operation. Bound: in an accepted model every folded tensor
+// dim, shard dim and page id is below 2^32 (rules tensor_pages_32bit, shard_pages_32bit), a
+// slot's folded coordinate is below G[d]*S[d] < 2^33, and a real page's coordinate times its
+// stride is at most its page id: nothing a walk forms comes near 2^64.
+using count = boost::multiprecision::number<boost::multiprecision::cpp_int_backend<
+    64, 64, boost::multiprecision::unsigned_magnitude, boost::multiprecision::checked, void>>;
+
 // A wide value known to fit `big` (a quantity of an accepted spec, or a bounded index).
 inline big narrow(const wide& v) {
   if (v >= (wide(1) << 128) || v <= -(wide(1) << 128))

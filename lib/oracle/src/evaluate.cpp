@@ -1,6 +1,7 @@
 // evaluate(): spec -> model, applying docs/rules.md "Errors" in table order.
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -96,12 +97,35 @@ verdict evaluate(const spec& s) {
   for (const core_range& r : s.cores) core_count += (r.x1 - r.x0 + 1) * (r.y1 - r.y0 + 1);
   if (core_count > 65536)
     return reject("too_many_cores", to_string(core_count) + " cores after expansion, more than 65536");
-  std::vector<core_xy> expanded = expand_cores(s.cores, s.orient);
-  {
+  // Rule duplicate_core: the first core listed a second time is reported. A range lists
+  // each of its cores once, so a repeat is a core of range j inside an earlier range i, and
+  // ranges i and j share cores exactly when their x spans and their y spans overlap; the
+  // shared cores form the rectangle between the corners (max x0, max y0) - (min x1, min y1),
+  // whose first core in either orientation is its first corner. Up to 64 ranges are compared
+  // pairwise (no core is looked at); more are expanded and checked core by core.
+  core_list expanded;  // the listed cores, expanded here only for more than 64 ranges
+  if (s.cores.size() <= 64) {
+    for (std::size_t j = 1; j < s.cores.size(); ++j) {
+      std::optional<core_xy> first;  // the first core of range j that an earlier range lists
+      for (std::size_t i = 0; i < j; ++i) {
+        const core_range &a = s.cores[i], &b = s.cores[j];
+        if (a.x1 < b.x0 || b.x1 < a.x0 || a.y1 < b.y0 || b.y1 < a.y0) continue;  // disjoint
+        const core_xy corner{a.x0 > b.x0 ? a.x0 : b.x0, a.y0 > b.y0 ? a.y0 : b.y0};
+        // row_major lists y by y (x fastest), col_major x by x (y fastest).
+        const bool earlier = !first || (s.orient == orientation::row_major
+                                            ? (corner.y < first->y || (corner.y == first->y && corner.x < first->x))
+                                            : (corner.x < first->x || (corner.x == first->x && corner.y < first->y)));
+        if (earlier) first = corner;
+      }
+      if (first)
+        return reject("duplicate_core", "core (" + to_string(first->x) + "," + to_string(first->y) + ") appears twice");
+    }
+  } else {
     // Every coordinate is <= 65535 here (rule core_coord), so key = x * 65536 + y (x << 16 | y) is a
     // distinct 32-bit number per core: (3,7) -> 196615. A set of the keys seen so far -
     // open addressing in a table at least twice the core count, key + 1 stored (0 =
     // empty) - meets a repeated core at its second listing, without sorting anything.
+    expanded = expand_core_list(s.cores, s.orient);
     std::size_t size = 1;
     while (size < 2 * expanded.size()) size *= 2;
     std::vector<std::uint64_t> seen(size, 0);
@@ -150,7 +174,7 @@ verdict evaluate(const spec& s) {
   const wide num_shards = volume(G);
 
   // ---- Cores: the effective list ---------------------------------------------------------
-  std::vector<core_xy> effective = std::move(expanded);  // the listed cores, unless grid_2d trims them
+  core_list effective;  // the listed cores, unless grid_2d trims them (filled once the spec is accepted)
   if (s.strat == strategy::grid_2d) {
     // The shard grid seen as 2D: Gw = G[-1], Gh = product of the other G (rank 1: 1).
     const wide Gw = G.back();
@@ -166,7 +190,6 @@ verdict evaluate(const spec& s) {
                                        " wide, " + height.str() + " high) in " + (row ? "row_major" : "col_major"));
     // Shard s = i*Gw + j lands on (x0+j, y0+i) (row_major) or (x0+i, y0+j) (col_major);
     // it fits, so num_shards <= 65536 and i, j <= 65535.
-    effective.clear();
     for (wide id = 0; id < num_shards; ++id) {
       const big i = narrow(id / Gw), j = narrow(id % Gw);
       effective.push_back(row ? core_xy{r.x0 + j, r.y0 + i} : core_xy{r.x0 + i, r.y0 + j});
@@ -198,7 +221,7 @@ verdict evaluate(const spec& s) {
     return reject("page_size_32bit", "aligned page size " + aligned_page_size.str() + " is not below 2^32");
 
   // ---- Distribution (rules.md "Distribution") ---------------------------------------------
-  const wide P = effective.size();
+  const wide P = s.strat == strategy::grid_2d ? wide(effective.size()) : wide(core_count);
   wide max_shards_per_core;
   switch (s.strat) {
     case strategy::round_robin_1d:
@@ -236,7 +259,8 @@ verdict evaluate(const spec& s) {
   m.reserved_pages_per_core = narrow(reserved);
   m.bank_base = s.bank_base;
   m.strat = s.strat;
-  m.cores = std::move(effective);
+  if (s.strat == strategy::grid_2d) m.cores = std::move(effective);
+  else m.cores = expanded.empty() ? expand_core_list(s.cores, s.orient) : std::move(expanded);
   return verdict{std::move(m), "", ""};
 }
 

@@ -74,31 +74,63 @@ legacy_place legacy_block(const big& r, const big& c, const big& H, const big& W
   return {i * Gw + j, (r % sh) * sw + c % sw};
 }
 
-std::vector<core_xy> expand_cores(const std::vector<core_range>& ranges, orientation orient) {
-  std::vector<core_xy> cores;
+core_xy core_list::at(std::size_t i) const {
+  if (i >= size())
+    throw std::out_of_range("oracle: core index " + std::to_string(i) + " is not in [0, " + std::to_string(size()) +
+                            ")");
+  return (*this)[i];
+}
+
+void core_list::push_back(std::uint64_t x, std::uint64_t y) {
+  if (x > 65535 || y > 65535)
+    throw std::out_of_range("oracle: core (" + std::to_string(x) + "," + std::to_string(y) +
+                            ") has a coordinate past 65535 (rule core_coord)");
+  cores_.push_back({static_cast<std::uint16_t>(x), static_cast<std::uint16_t>(y)});
+}
+
+void core_list::push_back(const core_xy& c) {
+  if (c.x < 0 || c.y < 0 || c.x > 65535 || c.y > 65535)
+    throw std::out_of_range("oracle: core (" + to_string(c.x) + "," + to_string(c.y) +
+                            ") has a coordinate outside 0..65535 (rule core_coord)");
+  push_back(static_cast<std::uint64_t>(c.x), static_cast<std::uint64_t>(c.y));
+}
+
+core_list expand_core_list(const std::vector<core_range>& ranges, orientation orient) {
+  core_list cores;
   big count = 0;  // the cores to come, to allocate once (up to rule too_many_cores' 65536)
   for (const core_range& r : ranges) {
     check_range_shape(r);
+    for (const big& v : {r.x1, r.y1})
+      if (v > 65535)
+        throw std::out_of_range("oracle: core range " + detail::range_string(r) +
+                                " has a coordinate past 65535 (rule core_coord)");
     count += (r.x1 - r.x0 + 1) * (r.y1 - r.y0 + 1);
   }
-  cores.reserve(count < 65536 ? static_cast<std::size_t>(count) : 65536);
+  // Rule too_many_cores keeps a spec's list to 65536 cores; a longer one is refused here.
+  if (count > 65536) throw std::length_error("oracle: " + to_string(count) + " cores after expansion, more than 65536");
+  cores.cores_.resize(static_cast<std::size_t>(count));
+  std::size_t at = 0;
   for (const core_range& r : ranges) {  // ranges in the order given
-    // Coordinates are below 2^32 (a spec's are 32-bit, rule core_coord keeps them <= 65535),
-    // so the walk counts in 64 bits without overflow: y1 + 1 <= 2^32.
-    for (const big& v : {r.x1, r.y1})
-      if (v >= (big(1) << 32))
-        throw std::out_of_range("oracle: core range " + detail::range_string(r) + " has a coordinate past 2^32 - 1");
-    const auto x0 = static_cast<std::uint64_t>(r.x0), x1 = static_cast<std::uint64_t>(r.x1);
-    const auto y0 = static_cast<std::uint64_t>(r.y0), y1 = static_cast<std::uint64_t>(r.y1);
+    // Coordinates are <= 65535 here (checked above), so each fits 16 bits and the walk
+    // counts in 32: y1 + 1 <= 65536.
+    const auto x0 = static_cast<std::uint32_t>(r.x0), x1 = static_cast<std::uint32_t>(r.x1);
+    const auto y0 = static_cast<std::uint32_t>(r.y0), y1 = static_cast<std::uint32_t>(r.y1);
     if (orient == orientation::row_major) {  // x varies fastest
-      for (std::uint64_t y = y0; y <= y1; ++y)
-        for (std::uint64_t x = x0; x <= x1; ++x) cores.push_back({big(x), big(y)});
+      for (std::uint32_t y = y0; y <= y1; ++y)
+        for (std::uint32_t x = x0; x <= x1; ++x)
+          cores.cores_[at++] = {static_cast<std::uint16_t>(x), static_cast<std::uint16_t>(y)};
     } else {  // col_major: y varies fastest
-      for (std::uint64_t x = x0; x <= x1; ++x)
-        for (std::uint64_t y = y0; y <= y1; ++y) cores.push_back({big(x), big(y)});
+      for (std::uint32_t x = x0; x <= x1; ++x)
+        for (std::uint32_t y = y0; y <= y1; ++y)
+          cores.cores_[at++] = {static_cast<std::uint16_t>(x), static_cast<std::uint16_t>(y)};
     }
   }
   return cores;
+}
+
+std::vector<core_xy> expand_cores(const std::vector<core_range>& ranges, orientation orient) {
+  const core_list cores = expand_core_list(ranges, orient);
+  return std::vector<core_xy>(cores.begin(), cores.end());
 }
 
 std::string to_string(const big& v) { return v.str(); }

@@ -5,6 +5,7 @@
 // while page_at() and the enumerations go from a shard to its pages by multiplication
 // (shard coordinate * S + in-shard coordinate). Property tests hold the two against
 // each other.
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -121,33 +122,45 @@ std::optional<big> page_in_shard(const model& m, const big& s, const big& o) {
 
 // Calls visit(page) for every slot of shard s in device order (in-shard offset 0, 1, ...),
 // page = nullopt for a padding slot: what page_in_shard(m, s, o) gives for each o, with
-// the in-shard coordinate counted like an odometer (last dim fastest) instead of divided
-// out of o for every slot. The enumerations walk whole shards this way. Folding merges the
-// leading tensor dims row-major, so a folded coordinate's row-major index over the folded
-// tensor is the page id itself: [2,3,4] folded to [6,4], coordinate (1,2,3) -> (5,3),
-// 5*4+3 = 23 = 1*12+2*4+3 (page_in_shard unfolds instead; the properties hold both).
+// the slot's folded coordinate counted like an odometer (last dim fastest, from the
+// shard's first page g * S to g * S + S - 1) instead of divided out of o for every slot.
+// The enumerations walk whole shards this way, in detail::count (64-bit, checked; see its
+// bound). Folding merges the leading tensor dims row-major, so a folded coordinate's
+// row-major index over the folded tensor is the page id itself: [2,3,4] folded to [6,4],
+// coordinate (1,2,3) -> (5,3), 5*4+3 = 23 = 1*12+2*4+3 (page_in_shard unfolds instead;
+// the properties hold both).
 template <class Visit>
 void walk_shard(const model& m, const big& s, Visit&& visit) {
+  using detail::count;
   const std::size_t rank = rank_of(m.grid);
   const coord g = row_major_coord(s, m.grid);
-  coord first, inner;  // the shard's first page coordinate g * S; the in-shard coordinate, 0 to start
-  for (std::size_t d = 0; d < rank; ++d) first[d] = g[d] * m.shard_pages[d];
-  const coord stride = detail::row_major_strides(m.folded_tensor.data(), rank);  // of page ids
+  // The shard spans [first, end) along each dim; q is the slot's folded coordinate.
+  std::array<count, detail::max_rank> first, end, q, folded, stride;
+  for (std::size_t d = 0; d < rank; ++d) {
+    folded[d] = static_cast<count>(m.folded_tensor[d]);
+    first[d] = static_cast<count>(g[d]) * static_cast<count>(m.shard_pages[d]);
+    end[d] = first[d] + static_cast<count>(m.shard_pages[d]);
+    q[d] = first[d];
+  }
+  count product = 1;  // row-major strides of page ids over the folded tensor
+  for (std::size_t d = rank; d-- > 0;) {
+    stride[d] = product;
+    product *= folded[d];
+  }
   for (std::size_t o = 0, volume = to_index(m.shard_volume); o < volume; ++o) {
-    big page = 0;
+    count page = 0;
     bool padding = false;
     for (std::size_t d = 0; d < rank; ++d) {
-      const big q = first[d] + inner[d];  // the slot's folded page coordinate
-      if (q >= m.folded_tensor[d]) {
+      if (q[d] >= folded[d]) {  // past the tensor along d
         padding = true;
         break;
       }
-      page += q * stride[d];
+      page += q[d] * stride[d];
     }
-    visit(padding ? std::optional<big>() : std::optional<big>(page));
-    for (std::size_t d = rank; d-- > 0;) {  // the next in-shard coordinate
-      if (++inner[d] < m.shard_pages[d]) break;
-      inner[d] = 0;
+    visit(padding ? std::optional<big>() : std::optional<big>(big(static_cast<std::uint64_t>(page))));
+    for (std::size_t d = rank; d-- > 0;) {  // the next slot: last dim fastest, within the shard
+      if (++q[d] < end[d]) break;
+      q[d] = first[d];
     }
   }
 }
@@ -232,20 +245,31 @@ big pages_on_core(const model& m, const big& core_index) {
     any_padding = any_padding || m.folded_tensor[d] % m.shard_pages[d] != 0;
   if (!any_padding) return shards * m.shard_volume;  // every shard is full
   // Walk the core's slots; a shard at grid coordinate g holds
-  // prod_d min(S[d], T[d] - g[d]*S[d]) real pages.
-  big pages = 0;
+  // prod_d min(S[d], T[d] - g[d]*S[d]) real pages. Counted in detail::count (checked 64-bit):
+  // shard ids, grid coordinates, shard extents and page counts of an accepted model are
+  // below 2^32.
+  using detail::count;
+  const std::size_t rank = rank_of(m.grid);
+  std::array<count, detail::max_rank> grid, shard, folded;
+  for (std::size_t d = 0; d < rank; ++d) {
+    grid[d] = static_cast<count>(m.grid[d]);
+    shard[d] = static_cast<count>(m.shard_pages[d]);
+    folded[d] = static_cast<count>(m.folded_tensor[d]);
+  }
+  count pages = 0;
   for (big slot = 0; slot < m.max_shards_per_core; ++slot) {
     const std::optional<big> s = shard_in_slot(m, core_index, slot);
     if (!s) continue;
-    const coord g = row_major_coord(*s, m.grid);
-    big real = 1;
-    for (std::size_t d = 0; d < m.grid.size(); ++d) {
-      const big rest = m.folded_tensor[d] - g[d] * m.shard_pages[d];
-      real *= (rest < m.shard_pages[d] ? rest : m.shard_pages[d]);
+    count rest_of_id = static_cast<count>(*s), real = 1;
+    for (std::size_t d = rank; d-- > 0;) {  // g[d] = the id's row-major digit over the grid, last dim first
+      const count g = rest_of_id % grid[d];
+      rest_of_id /= grid[d];
+      const count left = folded[d] - g * shard[d];
+      real *= (left < shard[d] ? left : shard[d]);
     }
     pages += real;
   }
-  return pages;
+  return big(static_cast<std::uint64_t>(pages));
 }
 
 std::vector<std::vector<std::optional<big>>> slot_table(const model& m) {

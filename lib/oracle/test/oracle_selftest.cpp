@@ -244,6 +244,40 @@ TEST(Cores, expansion_order) {
   }
   EXPECT_THROW(expand_cores({range(1, 0, 0, 0)}, orientation::row_major), std::out_of_range);
   EXPECT_THROW(expand_cores({{0, 0, big(1) << 32, 0}}, orientation::col_major), std::out_of_range);
+  // Coordinates up to rule core_coord's 65535, up to rule too_many_cores' 65536 cores.
+  const std::vector<core_xy> far = expand_cores({range(65534, 65535, 65535, 65535)}, orientation::col_major);
+  ASSERT_EQ(far.size(), 2u);
+  EXPECT_EQ(far[1].x, 65535);
+  EXPECT_EQ(far[1].y, 65535);
+  EXPECT_THROW(expand_cores({range(0, 65535, 0, 65536)}, orientation::row_major), std::out_of_range);
+  EXPECT_EQ(expand_core_list({range(0, 0, 255, 255)}, orientation::row_major).size(), 65536u);
+  EXPECT_THROW(expand_core_list({range(0, 0, 255, 255), range(0, 256, 0, 256)}, orientation::row_major),
+               std::length_error);
+}
+
+TEST(Cores, list_reads_like_a_vector) {
+  const core_list list = expand_core_list({range(2, 3, 3, 3), range(7, 9, 7, 9)}, orientation::row_major);
+  const long long want[3][2] = {{2, 3}, {3, 3}, {7, 9}};
+  ASSERT_EQ(list.size(), 3u);
+  std::size_t i = 0;
+  for (const core_xy& c : list) {  // iteration, [i] and at(i) give the same cores
+    EXPECT_EQ(c.x, want[i][0]);
+    EXPECT_EQ(c.y, want[i][1]);
+    EXPECT_EQ(list[i].x, c.x);
+    EXPECT_EQ(list.at(i).y, c.y);
+    ++i;
+  }
+  EXPECT_EQ(i, 3u);
+  EXPECT_THROW(list.at(3), std::out_of_range);
+  core_list built;
+  built.push_back(core_xy{65535, 0});
+  built.push_back(std::uint64_t{4}, std::uint64_t{5});
+  EXPECT_EQ(built[0].x, 65535);
+  EXPECT_EQ(built[1].y, 5);
+  EXPECT_THROW(built.push_back(core_xy{65536, 0}), std::out_of_range);
+  EXPECT_THROW(built.push_back(core_xy{0, -1}), std::out_of_range);
+  EXPECT_THROW(built.push_back(std::uint64_t{0}, std::uint64_t{65536}), std::out_of_range);
+  EXPECT_EQ(built.size(), 2u);
 }
 
 TEST(Legacy, formulas) {
@@ -420,6 +454,23 @@ TEST(Rules, duplicate_core) {
   spec s = base();
   s.cores = {range(0, 0, 1, 1), range(1, 1, 2, 2)};
   expect_rule(s, "duplicate_core", "(1,1)");
+  // The first core listed twice, in list order: the third range meets the first at (4,0) and
+  // the second at (0,1); row_major lists (4,0) first (y by y), col_major (0,1) (x by x).
+  s.cores = {range(4, 0, 6, 2), range(0, 1, 1, 1), range(0, 0, 6, 2)};
+  expect_rule(s, "duplicate_core", "core (4,0) appears");
+  s.orient = orientation::col_major;
+  expect_rule(s, "duplicate_core", "core (0,1) appears");
+  s.orient = orientation::row_major;
+  s.cores = {range(0, 0, 1, 1), range(2, 0, 3, 1), range(0, 2, 3, 2)};  // touching, not sharing
+  accept(s);
+  // More than 64 ranges are checked core by core: the same rule, the same first repeat.
+  s.cores.clear();
+  for (int x = 0; x < 64; ++x) s.cores.push_back(range(x, 0, x, 0));
+  s.cores.push_back(range(70, 0, 70, 3));
+  accept(s);
+  s.cores.push_back(range(5, 0, 5, 0));
+  s.cores.push_back(range(70, 2, 70, 2));
+  expect_rule(s, "duplicate_core", "core (5,0) appears");
 }
 
 TEST(Rules, grid_2d_ranges) {

@@ -5,6 +5,9 @@
 // It depends on nothing of the fast path (lib/include/ndshard/...).
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,7 +25,7 @@ namespace ndshard::oracle {
 // sign, no limb loops and no heap. Checked: a result past 2^128 - 1 throws
 // std::overflow_error instead of wrapping. (evaluate() forms wider quantities before its
 // 32-bit limit rules - a volume of 8 dims below 2^64 is below 2^512 - in a 512-bit type
-// of its own, src/detail.hpp.)
+// of its own, and its enumerations walk slots in a checked 64-bit one: src/detail.hpp.)
 using big = boost::multiprecision::checked_int128_t;
 
 enum class page_kind { pages, tile, row_major };
@@ -51,6 +54,58 @@ struct core_xy {
   big x, y;
 };
 
+// A model's effective core list, in bank order, read like a std::vector<core_xy> (size(),
+// [i], at(i), iteration; elements by value) but stored narrow. Bound: every core of a model
+// passed rule core_coord, so x and y are <= 65535 and each fits 16 bits - 4 bytes a core,
+// where a core_xy of two checked 128-bit integers takes 64 (256 KiB instead of 4 MiB for
+// the 65,536 cores rule too_many_cores allows). push_back throws std::out_of_range for a
+// coordinate past 65535.
+class core_list {
+public:
+  class iterator {
+  public:
+    using iterator_category = std::input_iterator_tag;
+    using value_type = core_xy;
+    using difference_type = std::ptrdiff_t;
+    using pointer = void;
+    using reference = core_xy;
+    iterator() = default;
+    iterator(const core_list* list, std::size_t index) : list_(list), index_(index) {}
+    core_xy operator*() const { return (*list_)[index_]; }
+    iterator& operator++() {
+      ++index_;
+      return *this;
+    }
+    iterator operator++(int) {
+      const iterator before = *this;
+      ++index_;
+      return before;
+    }
+    bool operator==(const iterator& other) const { return index_ == other.index_; }
+
+  private:
+    const core_list* list_ = nullptr;
+    std::size_t index_ = 0;
+  };
+
+  std::size_t size() const { return cores_.size(); }
+  bool empty() const { return cores_.empty(); }
+  core_xy operator[](std::size_t i) const { return {cores_[i].x, cores_[i].y}; }
+  core_xy at(std::size_t i) const;  // throws std::out_of_range past the end
+  iterator begin() const { return {this, 0}; }
+  iterator end() const { return {this, size()}; }
+  void reserve(std::size_t n) { cores_.reserve(n); }
+  void push_back(const core_xy& c);
+  void push_back(std::uint64_t x, std::uint64_t y);
+
+private:
+  friend core_list expand_core_list(const std::vector<core_range>&, orientation);
+  struct xy16 {
+    std::uint16_t x, y;
+  };
+  std::vector<xy16> cores_;
+};
+
 // Everything derived from an accepted spec.
 struct model {
   std::vector<big> tensor_pages;       // page grid, tensor's own rank (page ids are row-major over this)
@@ -59,7 +114,7 @@ struct model {
   big num_pages, num_shards, shard_volume, max_shards_per_core, page_size, aligned_page_size, reserved_pages_per_core,
       bank_base;
   strategy strat = strategy::round_robin_1d;
-  std::vector<core_xy> cores;  // effective core list (grid_2d: trimmed, in shard order)
+  core_list cores;  // effective core list (grid_2d: trimmed, in shard order)
 };
 
 // rule = id from docs/rules.md, empty when accepted; message names the value and the rule.
@@ -143,8 +198,10 @@ legacy_place legacy_block(const big& r, const big& c, const big& H, const big& W
 
 // Ranges in the order given; inside a range row_major makes x fastest, col_major y fastest.
 // (0,0)-(1,1) col_major -> (0,0),(0,1),(1,0),(1,1). A range with x0 > x1 or y0 > y1, or a
-// coordinate past 2^32 - 1 (no spec has one), throws.
+// coordinate past 65535 (rule core_coord's bound: no valid spec has one), throws
+// std::out_of_range; more than 65536 cores (rule too_many_cores) std::length_error.
 std::vector<core_xy> expand_cores(const std::vector<core_range>&, orientation);
+core_list expand_core_list(const std::vector<core_range>&, orientation);  // the same cores, stored narrow
 
 std::string to_string(const big&);
 
