@@ -34,6 +34,30 @@
 //   NDSC_DEFECT_SHARD_PAGE_IGNORED      locate_shard_page ignores page_in_shard (tt-metal's
 //                                       shard-coordinate lookup that ignores the coordinate)
 //   NDSC_DEFECT_MISSING_BANK_BASE       addresses without the bank base (tt-metal's DRAM defect)
+//
+// Defect classes found by the mutation study (conformance/mutants/README.md), each one a
+// class the laws missed until they were strengthened:
+//   NDSC_DEFECT_COORD_RANK_UNCHECKED    locate_coord takes a coordinate of any rank (one entry
+//                                       short reads as a shorter, wrong page)
+//   NDSC_DEFECT_PAGE_ID_32BIT           locate_page narrows the page id to 32 bits before its
+//                                       range check (page 2^32 answers as page 0)
+//   NDSC_DEFECT_CAPACITY_IGNORED        core_pages writes every id whatever the capacity, NDSC_OK
+//   NDSC_DEFECT_TRIMMED_CORE_REFUSED    a grid_2d core trimmed off the shard grid is
+//                                       NDSC_OUT_OF_RANGE instead of a core with no page
+//   NDSC_DEFECT_CORE_COORD_8BIT         core coordinates kept in 8 bits (a NoC coordinate byte)
+//   NDSC_DEFECT_ELEMENTS_32BIT          element dims narrowed to 32 bits before the page
+//                                       conversion (only page dims must fit 32 bits)
+//   NDSC_DEFECT_RECIPROCAL_DIVISION     locate_coord divides by a shard dim with a 32-bit
+//                                       reciprocal rounded up and no correction step: exact for
+//                                       small numerators, off by one near 2^32
+//   NDSC_DEFECT_CORE_COUNT_OFF_BY_ONE   a list of exactly 65536 cores is rejected (>= for >)
+//   NDSC_DEFECT_CORE_COORD_LIMIT        a core coordinate of 65535 is rejected (>= for >)
+//   NDSC_DEFECT_ZERO_DIM_VOLUME         the 32-bit tensor rule multiplies a zero dim as 0, so a
+//                                       zero-size tensor is never too large
+//   NDSC_DEFECT_SHARD_RANK_ZERO         a shard of rank 0 is accepted (the rule's lower bound)
+//   NDSC_DEFECT_CORE_IN_BOUNDING_BOX    core_pages takes a core inside the list's bounding box
+//                                       for a listed core with no page (holes of a multi-range
+//                                       list answer NDSC_OK instead of NDSC_OUT_OF_RANGE)
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -159,6 +183,37 @@ place locate_id(const ndsc_handle& h, u64 page) {
     return locate_folded(h, c);
 }
 
+#if defined(NDSC_DEFECT_RECIPROCAL_DIVISION)
+// n / d as a device divides by a runtime value: a power of two by a shift, any other d by
+// multiplying with m = floor(2^32 / d) + 1 and keeping the high 32 bits, without the
+// correction step (n < 2^32): exact while n * (m * d - 2^32) < 2^32 * (d - n % d) / d, so
+// only large numerators (about 2^32 / d and up) come out one too high.
+u64 reciprocal_quotient(u64 n, u64 d) {
+    if ((d & (d - 1)) == 0) return n >> __builtin_ctzll(d);
+    const u64 m = (u64{1} << 32) / d + 1;  // d >= 3 here: n * m < 2^32 * 2^31 fits
+    return (n * m) >> 32;
+}
+
+// locate_id as the coordinate entry point computes it: the same, with the shard position
+// along each dim from reciprocal_quotient.
+place locate_id_by_reciprocal(const ndsc_handle& h, u64 page) {
+    u64 c[NDSC_MAX_RANK] = {};
+    for (std::uint32_t d = h.rank; d-- > 0;) {
+        c[d] = page % h.T[d];
+        page /= h.T[d];
+    }
+    u64 shard = 0, in_shard = 0;
+    for (std::uint32_t d = 0; d < h.rank; ++d) {
+        const u64 q = reciprocal_quotient(c[d], h.S[d]);
+        shard = shard * h.G[d] + q;
+        in_shard = in_shard * h.S[d] + (c[d] - q * h.S[d]);
+    }
+    u64 core = 0, slot = 0;
+    deal(h, shard, core, slot);
+    return {core, slot * h.shard_volume + in_shard};
+}
+#endif
+
 // The real pages of one shard, in slot order (padding positions skipped).
 void pages_of_shard(const ndsc_handle& h, u64 s, std::vector<u64>& out) {
     u64 q[NDSC_MAX_RANK] = {};
@@ -229,10 +284,18 @@ std::string build(const ndsc_spec& c, ndsc_handle& h) {
     for (std::uint32_t i = 0; i < c.num_ranges; ++i) {
         const ndsc_core_range& r = c.ranges[i];
         if (r.x0 > r.x1 || r.y0 > r.y1) return "a core range has x0 > x1 or y0 > y1";
+#if defined(NDSC_DEFECT_CORE_COORD_LIMIT)
+        if (r.x1 >= 0xFFFF || r.y1 >= 0xFFFF) return "a core coordinate does not fit 16 bits";
+#else
         if (r.x1 > 0xFFFF || r.y1 > 0xFFFF) return "a core coordinate is above 65535";
+#endif
         listed_count += (u64{r.x1} - r.x0 + 1) * (u64{r.y1} - r.y0 + 1);
     }
+#if defined(NDSC_DEFECT_CORE_COUNT_OFF_BY_ONE)
+    if (listed_count >= 65536) return "more than 65536 cores";
+#else
     if (listed_count > 65536) return "more than 65536 cores";
+#endif
     if (c.strategy == NDSC_GRID_2D && c.num_ranges != 1) return "grid_2d takes exactly one core range";
 
 #if defined(NDSC_DEFECT_USE_AFTER_FREE)
@@ -270,6 +333,13 @@ std::string build(const ndsc_spec& c, ndsc_handle& h) {
     for (std::uint32_t d = 0; d < rt; ++d) t[d] = c.tensor[d];
     for (std::uint32_t d = 0; d < rs; ++d) s[d] = c.shard[d];
     u64 page_size = c.element_size;
+#if defined(NDSC_DEFECT_ELEMENTS_32BIT)
+    // Element counts in the 32-bit type of a device tensor shape.
+    if (c.page_kind != NDSC_PAGES) {
+        for (std::uint32_t d = 0; d < rt; ++d) t[d] = static_cast<std::uint32_t>(t[d]);
+        for (std::uint32_t d = 0; d < rs; ++d) s[d] = static_cast<std::uint32_t>(s[d]);
+    }
+#endif
     if (c.page_kind == NDSC_TILE) {
         page_size = sat_mul(sat_mul(c.tile_h, c.tile_w), c.element_size);
         t[rt - 1] = ceil_div(t[rt - 1], c.tile_w);
@@ -285,7 +355,11 @@ std::string build(const ndsc_spec& c, ndsc_handle& h) {
     u64 ids = 1;
     for (std::uint32_t d = 0; d < rt; ++d) {
         if (t[d] >= k2to32) return "a tensor page dim does not fit 32 bits";
+#if defined(NDSC_DEFECT_ZERO_DIM_VOLUME)
+        ids = sat_mul(ids, t[d]);
+#else
         ids = sat_mul(ids, t[d] == 0 ? 1 : t[d]);
+#endif
     }
     if (ids >= k2to32) return "the tensor's page ids do not fit 32 bits";
     u64 shard_pages = 1;
@@ -384,7 +458,12 @@ std::string build(const ndsc_spec& c, ndsc_handle& h) {
 
 int answer(const ndsc_handle* h, place at, ndsc_location* out) {
     const xy core = h->core_view[at.core];
+#if defined(NDSC_DEFECT_CORE_COORD_8BIT)
+    // The core as the byte pair of a NoC header.
+    return ndsc_support::put_location(out, core.x & 0xFFU, core.y & 0xFFU, address_of(*h, at.offset));
+#else
     return ndsc_support::put_location(out, core.x, core.y, address_of(*h, at.offset));
+#endif
 }
 
 }  // namespace
@@ -403,7 +482,17 @@ NDSC_EXPORT int ndsc_create(const ndsc_spec* spec, ndsc_handle** out, char* reas
     if (out == nullptr || !ndsc_support::spec_in_abi_domain(spec)) return NDSC_UNSUPPORTED;
     try {
         auto h = std::make_unique<ndsc_handle>();
+#if defined(NDSC_DEFECT_SHARD_RANK_ZERO)
+        // No shard dims read as a shard of ones (interleaved), instead of a rejection.
+        ndsc_spec lax = *spec;
+        if (lax.shard_rank == 0 && lax.rank >= 1 && lax.rank <= NDSC_MAX_RANK) {
+            lax.shard_rank = lax.rank;
+            for (std::uint32_t d = 0; d < lax.rank; ++d) lax.shard[d] = 1;
+        }
+        const std::string why = build(lax, *h);
+#else
         const std::string why = build(*spec, *h);
+#endif
         if (!why.empty()) {
             ndsc_support::write_reason(reason, reason_size, why);
             return NDSC_REJECTED;
@@ -419,12 +508,19 @@ NDSC_EXPORT int ndsc_create(const ndsc_spec* spec, ndsc_handle** out, char* reas
 NDSC_EXPORT void ndsc_destroy(ndsc_handle* h) { delete h; }
 
 NDSC_EXPORT int ndsc_locate_page(const ndsc_handle* h, uint64_t page_id, ndsc_location* out) {
+#if defined(NDSC_DEFECT_PAGE_ID_32BIT)
+    page_id = static_cast<std::uint32_t>(page_id);  // the device's page id type
+#endif
     if (page_id >= h->num_pages) return NDSC_OUT_OF_RANGE;
     return answer(h, locate_id(*h, page_id), out);
 }
 
 NDSC_EXPORT int ndsc_locate_coord(const ndsc_handle* h, const uint64_t* coord, uint32_t rank, ndsc_location* out) {
+#if defined(NDSC_DEFECT_COORD_RANK_UNCHECKED)
+    if (coord == nullptr || rank > h->tensor_rank) return NDSC_OUT_OF_RANGE;
+#else
     if (coord == nullptr || rank != h->tensor_rank) return NDSC_OUT_OF_RANGE;
+#endif
     for (std::uint32_t d = 0; d < rank; ++d)
         if (coord[d] >= h->tensor_pages[d]) return NDSC_OUT_OF_RANGE;
 #if defined(NDSC_DEFECT_SEGV)
@@ -437,7 +533,11 @@ NDSC_EXPORT int ndsc_locate_coord(const ndsc_handle* h, const uint64_t* coord, u
 #endif
     u64 page = 0;  // row-major over the page grid
     for (std::uint32_t d = 0; d < rank; ++d) page = page * h->tensor_pages[d] + coord[d];
+#if defined(NDSC_DEFECT_RECIPROCAL_DIVISION)
+    return answer(h, locate_id_by_reciprocal(*h, page), out);
+#else
     return answer(h, locate_id(*h, page), out);
+#endif
 }
 
 NDSC_EXPORT int ndsc_locate_shard_page(const ndsc_handle* h, uint64_t shard_id, uint64_t page_in_shard,
@@ -458,10 +558,28 @@ NDSC_EXPORT int ndsc_core_pages(const ndsc_handle* h, uint32_t core_x, uint32_t 
     std::vector<u64> held;
     if (core == h->cores.size()) {
         // grid_2d trims its range: a listed core outside the trimmed list holds nothing.
+#if defined(NDSC_DEFECT_CORE_IN_BOUNDING_BOX)
+        bool listed = false;
+        {
+            std::uint32_t x0 = UINT32_MAX, y0 = UINT32_MAX, x1 = 0, y1 = 0;
+            for (const xy& k : h->listed) {
+                x0 = std::min(x0, k.x);
+                y0 = std::min(y0, k.y);
+                x1 = std::max(x1, k.x);
+                y1 = std::max(y1, k.y);
+            }
+            listed = core_x >= x0 && core_x <= x1 && core_y >= y0 && core_y <= y1;
+        }
+#else
         const bool listed =
             std::any_of(h->listed.begin(), h->listed.end(), [&](xy k) { return k.x == core_x && k.y == core_y; });
+#endif
         if (!listed) return NDSC_OUT_OF_RANGE;
+#if defined(NDSC_DEFECT_TRIMMED_CORE_REFUSED)
+        return NDSC_OUT_OF_RANGE;
+#else
         return ndsc_support::put_pages(held, pages, capacity, count);
+#endif
     }
     try {
 #if defined(NDSC_DEFECT_HANG)
@@ -484,7 +602,16 @@ NDSC_EXPORT int ndsc_core_pages(const ndsc_handle* h, uint32_t core_x, uint32_t 
     } catch (const std::bad_alloc&) {
         return NDSC_UNSUPPORTED;
     }
+#if defined(NDSC_DEFECT_CAPACITY_IGNORED)
+    // Every id written, as if the buffer were always large enough.
+    (void)capacity;
+    if (count == nullptr || (pages == nullptr && !held.empty())) return NDSC_OUT_OF_RANGE;
+    std::copy(held.begin(), held.end(), pages);
+    *count = held.size();
+    return NDSC_OK;
+#else
     return ndsc_support::put_pages(held, pages, capacity, count);
+#endif
 }
 
 }  // extern "C"

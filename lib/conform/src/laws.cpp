@@ -294,6 +294,73 @@ bool small_model(const oracle::model& m) {
 
 // ---- generators
 
+// Moves every core range by one offset, so that coordinates reach past 255 and up to 65535
+// (the rules' limit): an implementation that keeps a coordinate in 8 bits, or packs one
+// into too few bits, answers for the wrong core. Distinct cores stay distinct; grid_2d's
+// fit does not depend on where its range is. [(0,0)-(3,1)] -> [(252,0)-(255,1)] or
+// [(65532,7)-(65535,8)].
+void move_cores_far(testkit::entropy& e, distribution_spec& s) {
+    if (s.cores.empty()) return;
+    std::uint32_t min_x = UINT32_MAX, min_y = UINT32_MAX, max_x = 0, max_y = 0;
+    for (const core_range& r : s.cores) {
+        min_x = std::min(min_x, r.start.x);
+        min_y = std::min(min_y, r.start.y);
+        max_x = std::max(max_x, r.end.x);
+        max_y = std::max(max_y, r.end.y);
+    }
+    if (max_x > 65535 || max_y > 65535) return;
+    // An offset for one axis: none, the list's near edge at 256 (just past 8 bits), its far
+    // edge at 65535, or anywhere up to that.
+    auto offset = [&](std::uint32_t lo, std::uint32_t hi) -> std::uint64_t {
+        const std::uint64_t room = 65535 - hi;
+        switch (e.between(0, 3)) {
+            case 0:
+                return 0;
+            case 1:
+                return std::min<std::uint64_t>(room, hi < 256 ? 256 - lo : 0);
+            case 2:
+                return room;
+            default:
+                return e.between(0, room);
+        }
+    };
+    const std::uint64_t dx = offset(min_x, max_x), dy = offset(min_y, max_y);
+    for (core_range& r : s.cores) {
+        r.start.x += static_cast<std::uint32_t>(dx);
+        r.end.x += static_cast<std::uint32_t>(dx);
+        r.start.y += static_cast<std::uint32_t>(dy);
+        r.end.y += static_cast<std::uint32_t>(dy);
+    }
+}
+
+// A dim of `pages` pages as elements, `side` elements a page, with a random remainder.
+std::uint64_t to_elements(testkit::entropy& e, std::uint64_t pages, std::uint64_t side) {
+    return pages == 0 ? 0 : (pages - 1) * side + e.between(1, side);
+}
+
+// A spec given in pages rewritten in elements of one byte: rows of r elements (row_major)
+// or 1 x w / 2 x w tiles. Only page dims must stay below 2^32; element dims of a large
+// spec now pass it ([3, 2^31] pages as row_major rows of 4 -> [3, 2^33 - 1] elements), where
+// an implementation that holds element counts in 32 bits truncates them.
+distribution_spec in_element_units(testkit::entropy& e, distribution_spec s) {
+    s.element_size = 1;
+    if (s.shard.rank() >= 2 && e.chance(50)) {
+        s.page.kind = page_kind::tile;
+        s.page.tile_h = e.pick<std::uint64_t>({1, 2});
+        s.page.tile_w = e.pick<std::uint64_t>({2, 4, 8, 32});
+        for (shape* x : {&s.tensor, &s.shard}) {
+            x->back() = to_elements(e, x->back(), s.page.tile_w);
+            (*x)[x->rank() - 2] = to_elements(e, (*x)[x->rank() - 2], s.page.tile_h);
+        }
+    } else {
+        s.page.kind = page_kind::row_major;
+        const std::uint64_t row = e.pick<std::uint64_t>({2, 3, 4, 8, 32});
+        s.tensor.back() = to_elements(e, s.tensor.back(), row);
+        s.shard.back() = row;
+    }
+    return s;
+}
+
 bool generate_valid(testkit::entropy& e, const impl_info& info, distribution_spec& out, std::uint64_t max_pages,
                     std::uint32_t huge_percent) {
     for (int attempt = 0; attempt < 64; ++attempt) {
@@ -303,9 +370,15 @@ bool generate_valid(testkit::entropy& e, const impl_info& info, distribution_spe
         o.huge_percent = huge_percent;
         o.allow_grid_2d = info.has_strategy(NDSC_GRID_2D);
         distribution_spec s = testkit::generate_spec(e, o);
+        if (e.chance(12)) move_cores_far(e, s);
         if (!fit_to_domain(s, info)) continue;
-        const auto m = model_of(s);
+        auto m = model_of(s);
         if (!m || (huge_percent == 0 && !small_model(*m))) continue;
+        if (!small_model(*m) && s.page.kind == page_kind::pages && e.chance(50)) {
+            // A large spec: now and then in elements (kept only when valid and in the domain).
+            distribution_spec elements = in_element_units(e, s);
+            if (in_domain(elements, info) && model_of(elements)) s = std::move(elements);
+        }
         out = std::move(s);
         return true;
     }
@@ -341,6 +414,84 @@ std::string always_available(const impl_info&) { return ""; }
 
 // ---- acceptance
 
+// A spec on one side of a rule's boundary that the general generator (sizes far from the
+// limits, or far past them) does not reach; valid or invalid by one step, at random:
+//   the core count 65536 / 65537, in one range or two;  a range ending at x or y = 65535 /
+//   65536 from a valid start;  a zero dim beside dims whose product is just below 2^32 / at
+//   it (zero dims count as 1 in that rule);  a zero-size tensor, folded or not, with a shard
+//   just below 2^32 pages / at or past it (no shard, yet the rule holds);  a huge spec
+//   folded (shard rank lowered);  shard rank 0;  a tile side 0. The mutation study found
+//   each boundary unvisited (conformance/mutants/README.md).
+void boundary_spec(testkit::entropy& e, distribution_spec& s) {
+    const bool past = e.chance(50);
+    const auto u32 = [](std::uint64_t v) { return static_cast<std::uint32_t>(v); };
+    switch (e.between(0, 6)) {
+        case 0: {  // core count
+            const std::uint64_t width = e.pick<std::uint64_t>({256, 512, 4096, 65536}), height = 65536 / width;
+            s.strat = e.chance(50) ? strategy::round_robin_1d : strategy::contiguous_1d;
+            if (height >= 2 && e.chance(50)) {
+                const std::uint64_t cut = e.between(1, height - 1);
+                s.cores = {{{0, 0}, {u32(width - 1), u32(cut - 1)}},
+                           {{0, u32(cut)}, {u32(width - 1), u32(height - 1)}}};
+            } else {
+                s.cores = {{{0, 0}, {u32(width - 1), u32(height - 1)}}};
+            }
+            if (past)
+                s.cores.push_back(width < 65536 ? core_range{{u32(width), 0}, {u32(width), 0}}
+                                                : core_range{{0, u32(height)}, {0, u32(height)}});
+            break;
+        }
+        case 1: {  // core coordinate limit
+            const std::uint32_t end = past ? 65536 : 65535, start = u32(65535 - e.between(0, 2));
+            if (e.chance(50)) {
+                s.cores = {{{start, 0}, {end, 0}}};
+            } else {
+                s.cores = {{{0, start}, {0, end}}};
+            }
+            if (s.strat == strategy::grid_2d) s.strat = strategy::round_robin_1d;
+            break;
+        }
+        case 2: {  // zero dim beside a product near 2^32 (counted with the zero as 1)
+            // a * b is the largest product below 2^32 (b + 1 reaches it).
+            const std::uint64_t a = e.pick<std::uint64_t>({65536, 65537, 3, 2}), b = ((std::uint64_t{1} << 32) - 1) / a;
+            s.tensor = {0, a, past ? b + 1 : b - e.between(0, 1)};
+            s.shard = {1, e.between(1, 4), e.between(1, 4)};
+            s.page = page_config{};
+            break;
+        }
+        case 3: {  // zero-size tensor (sometimes folded), oversize shard: 2^32 or more pages, or just below
+            s.tensor = {0, e.between(1, 4)};
+            if (e.chance(50)) s.tensor.push_back(e.between(1, 4));
+            s.shard = {past ? std::uint64_t{65536} : std::uint64_t{65535}, past ? e.between(65536, 65537) : 65536};
+            s.page = page_config{};
+            break;
+        }
+        case 4: {  // a huge spec folded: the 32-bit rules over the folded dims
+            testkit::spec_options o;
+            o.huge_percent = 100;
+            o.allow_grid_2d = false;
+            s = testkit::generate_spec(e, o);
+            if (s.shard.rank() >= 2) {
+                shape folded;
+                for (std::size_t d = 1; d < s.shard.rank(); ++d) folded.push_back(s.shard[d]);
+                s.shard = folded;
+            } else {
+                s.tensor = {2, s.tensor[0] / 2 + (past ? 1 : 0)};
+            }
+            break;
+        }
+        case 5:  // shard rank 0
+            s.shard = shape{};
+            break;
+        default:  // a tile side 0
+            if (s.shard.rank() < 2) s.shard = {1, 1};
+            if (s.tensor.rank() < 2) s.tensor = {1, s.tensor.rank() ? s.tensor[0] : 1};
+            s.page.kind = page_kind::tile;
+            (e.chance(50) ? s.page.tile_h : s.page.tile_w) = 0;
+            break;
+    }
+}
+
 bool gen_acceptance(testkit::entropy& e, const impl_info& info, distribution_spec& out) {
     for (int attempt = 0; attempt < 64; ++attempt) {
         testkit::spec_options o;
@@ -350,6 +501,8 @@ bool gen_acceptance(testkit::entropy& e, const impl_info& info, distribution_spe
         o.invalid_percent = 40;
         o.allow_grid_2d = info.has_strategy(NDSC_GRID_2D);
         distribution_spec s = testkit::generate_spec(e, o);
+        if (e.chance(12)) move_cores_far(e, s);
+        if (e.chance(20)) boundary_spec(e, s);
         if (!fit_to_domain(s, info)) continue;
         out = std::move(s);
         return true;
@@ -650,6 +803,28 @@ std::optional<finding> check_shard_addressing(const loaded_impl& impl, const dis
 
 // ---- iteration_order
 
+// ndsc_core_pages' buffer contract, with a capacity one short of the `held` ids of core
+// (x, y): NDSC_BUFFER_TOO_SMALL, *count = held, and no id written at or past the capacity.
+std::optional<finding> check_capacity(const loaded_impl& impl, const created& c, std::uint32_t x, std::uint32_t y,
+                                      std::uint64_t held) {
+    if (held == 0) return std::nullopt;
+    constexpr std::uint64_t untouched = 0xA5A5A5A5A5A5A5A5ULL;
+    std::vector<std::uint64_t> buffer(held + 3, untouched);
+    std::uint64_t count = ~std::uint64_t{0};
+    const std::uint64_t capacity = held - 1;
+    note(core_pages_call(x, y));
+    const int status = impl.core_pages(c.handle(), x, y, buffer.data(), capacity, &count);
+    const std::string query = text(core_pages_call(x, y)) + " with capacity " + std::to_string(capacity);
+    const std::string want = "NDSC_BUFFER_TOO_SMALL with count " + std::to_string(held);
+    if (status != NDSC_BUFFER_TOO_SMALL || count != held)
+        return finding{query, want, status_name(status) + " with count " + std::to_string(count)};
+    for (std::uint64_t k = capacity; k < buffer.size(); ++k)
+        if (buffer[k] != untouched)
+            return finding{query, want + ", nothing written at index " + std::to_string(capacity) + " or later",
+                           "id " + std::to_string(buffer[k]) + " written at index " + std::to_string(k)};
+    return std::nullopt;
+}
+
 std::string need_core_pages(const impl_info& info) { return needs(info, NDSC_Q_CORE_PAGES); }
 
 std::optional<finding> check_iteration(const loaded_impl& impl, const distribution_spec& s) {
@@ -668,6 +843,7 @@ std::optional<finding> check_iteration(const loaded_impl& impl, const distributi
                            "a count of " + std::to_string(got.pages[0]) + " above the capacity"};
         if (got.status != NDSC_OK) return finding{text(query), show_list(want), status_name(got.status)};
         if (got.pages != want) return finding{text(query), show_list(want), show_list(got.pages)};
+        if (auto f = check_capacity(impl, c, x, y, want.size())) return f;
         if (impl.locate_page) {
             // Device order: the pages' addresses ascend, all on this core.
             std::uint64_t last = 0;
@@ -681,6 +857,26 @@ std::optional<finding> check_iteration(const loaded_impl& impl, const distributi
                 last = a.at.address;
             }
         }
+    }
+    if (s.strat == strategy::grid_2d && !s.cores.empty()) {
+        // Cores of the range trimmed off the shard grid hold no page (NDSC_OK, count 0);
+        // the first few in row-major order of the range.
+        std::set<std::pair<std::uint32_t, std::uint32_t>> effective;
+        for (const auto& core : m.cores) effective.insert({u32(core.x), u32(core.y)});
+        const core_range& r = s.cores.front();
+        int asked = 0;
+        for (std::uint64_t y = r.start.y; y <= r.end.y && asked < 4; ++y)
+            for (std::uint64_t x = r.start.x; x <= r.end.x && asked < 4; ++x) {
+                const auto cx = static_cast<std::uint32_t>(x), cy = static_cast<std::uint32_t>(y);
+                if (effective.count({cx, cy})) continue;
+                ++asked;
+                const core_list got = ask_core_pages(impl, c.handle(), cx, cy, 0, 4 * n + 64);
+                if (got.status != NDSC_OK || !got.pages.empty())
+                    return finding{
+                        text(core_pages_call(cx, cy)) + ", a core of the range trimmed off the shard grid",
+                        "NDSC_OK with []",
+                        got.status == NDSC_OK ? "NDSC_OK with " + show_list(got.pages) : status_name(got.status)};
+            }
     }
     return std::nullopt;
 }
@@ -929,35 +1125,87 @@ std::optional<finding> check_out_of_range(const loaded_impl& impl, const distrib
         if (a.status == NDSC_OUT_OF_RANGE) return std::nullopt;
         return finding{std::move(query), want, show(a)};
     };
+    // Arguments past 32 bits whose low 32 bits are valid: an implementation that narrows a
+    // 64-bit argument to its device's 32 bits before the range check answers for them.
     if (impl.locate_page) {
         const std::uint64_t n = u64(m.num_pages);
         if (auto f = bad(ask_page(impl, c.handle(), n), text(page_call(n)) + ", the page count")) return f;
+        for (const std::uint64_t p : {two_32, two_32 + n / 2, ~std::uint64_t{0}})
+            if (auto f = bad(ask_page(impl, c.handle(), p), text(page_call(p)) + ", past 32 bits")) return f;
     }
     if (impl.locate_coord) {
-        for (std::size_t d = 0; d < m.tensor_pages.size(); ++d) {
-            std::vector<std::uint64_t> coord(m.tensor_pages.size(), 0);
+        const std::size_t rank = m.tensor_pages.size();
+        for (std::size_t d = 0; d < rank; ++d) {
+            std::vector<std::uint64_t> coord(rank, 0);
             coord[d] = u64(m.tensor_pages[d]);
             if (auto f = bad(ask_coord(impl, c.handle(), coord), text(coord_call(coord)))) return f;
+            coord[d] = two_32;
+            if (auto f = bad(ask_coord(impl, c.handle(), coord), text(coord_call(coord)) + ", past 32 bits")) return f;
+        }
+        // A coordinate of the wrong rank (one entry short or one too many), every entry in range.
+        for (const std::size_t wrong : {rank - 1, rank + 1}) {
+            if (wrong == 0 || wrong > NDSC_MAX_RANK) continue;
+            const std::vector<std::uint64_t> coord(wrong, 0);
+            if (auto f = bad(ask_coord(impl, c.handle(), coord), text(coord_call(coord)) + ", " +
+                                                                     std::to_string(wrong) + " entries for a rank-" +
+                                                                     std::to_string(rank) + " tensor"))
+                return f;
         }
     }
     if (impl.locate_shard_page) {
         const std::uint64_t shards = u64(m.num_shards), volume = u64(m.shard_volume);
         if (auto f = bad(ask_shard(impl, c.handle(), shards, 0), text(shard_call(shards, 0)) + ", the shard count"))
             return f;
-        if (shards > 0)
+        if (auto f = bad(ask_shard(impl, c.handle(), two_32, 0), text(shard_call(two_32, 0)) + ", past 32 bits"))
+            return f;
+        if (shards > 0) {
             if (auto f =
                     bad(ask_shard(impl, c.handle(), 0, volume), text(shard_call(0, volume)) + ", the shard volume"))
                 return f;
+            if (auto f = bad(ask_shard(impl, c.handle(), 0, two_32), text(shard_call(0, two_32)) + ", past 32 bits"))
+                return f;
+        }
     }
     if (impl.core_pages) {
-        std::uint32_t x = 0;
-        for (const auto& r : s.cores) x = std::max(x, r.end.x);
-        if (x < UINT32_MAX) {
-            ++x;
-            const core_list got = ask_core_pages(impl, c.handle(), x, 0, 0, 0);
+        // Cores not in the list: past the largest x; at a listed x below the largest y; a
+        // listed core moved by 2^8 or 2^16 in x or y (what a coordinate kept in too few bits
+        // takes for that core); and a hole of the list's bounding box next to a listed core
+        // (what a membership test by comparisons or by the bounding box takes for a core).
+        const oracle::spec os = testkit::to_oracle(s);
+        std::set<std::pair<std::uint32_t, std::uint32_t>> listed;
+        for (const auto& core : oracle::expand_cores(os.cores, os.orient)) listed.insert({u32(core.x), u32(core.y)});
+        std::uint32_t max_x = 0, max_y = 0;
+        for (const auto& [x, y] : listed) {
+            max_x = std::max(max_x, x);
+            max_y = std::max(max_y, y);
+        }
+        const auto [x0, y0] = *listed.begin();
+        std::vector<std::pair<std::uint64_t, std::uint64_t>> probes = {{std::uint64_t{max_x} + 1, 0},
+                                                                       {x0, std::uint64_t{max_y} + 1},
+                                                                       {x0 + 256ULL, y0},
+                                                                       {x0, y0 + 256ULL},
+                                                                       {x0 + 65536ULL, y0},
+                                                                       {x0, y0 + 65536ULL}};
+        std::size_t looked = 0;  // the first hole right of or below a listed core, inside the bounding box
+        for (auto it = listed.begin(); it != listed.end() && looked < 4096; ++it, ++looked) {
+            const auto [x, y] = *it;
+            if (x < max_x && !listed.count({x + 1, y})) {
+                probes.emplace_back(x + 1, y);
+                break;
+            }
+            if (y < max_y && !listed.count({x, y + 1})) {
+                probes.emplace_back(x, y + 1);
+                break;
+            }
+        }
+        for (const auto& [px, py] : probes) {
+            if (px > UINT32_MAX || py > UINT32_MAX) continue;
+            const auto x = static_cast<std::uint32_t>(px), y = static_cast<std::uint32_t>(py);
+            if (listed.count({x, y})) continue;
+            const core_list got = ask_core_pages(impl, c.handle(), x, y, 0, 0);
             if (got.status != NDSC_OUT_OF_RANGE)
                 return finding{
-                    text(core_pages_call(x, 0)) + ", a core not in the list", want,
+                    text(core_pages_call(x, y)) + ", a core not in the list", want,
                     got.status == NDSC_OK ? "NDSC_OK with " + show_list(got.pages) : status_name(got.status)};
         }
     }
@@ -992,19 +1240,20 @@ const std::vector<law>& all_laws() {
         {"balance", "per-core page and shard counts are the strategy's counts", need_page, gen_small, fits_small_valid,
          check_balance, retarget_address},
         {"coord_page_agreement", "ndsc_locate_coord(coordinate of p) == ndsc_locate_page(p)", need_page_coord,
-         gen_small, fits_small_valid, check_coord_page, retarget_address},
+         gen_placement, fits_valid, check_coord_page, retarget_address},
         {"shard_addressing", "ndsc_locate_shard_page(s, k) is the oracle's slot; agrees with ndsc_locate_page",
-         need_shard, gen_small, fits_small_valid, check_shard_addressing, retarget_address},
-        {"iteration_order", "ndsc_core_pages(c) is the oracle's real pages of c in device order", need_core_pages,
-         gen_small, fits_small_valid, check_iteration, retarget_address},
+         need_shard, gen_placement, fits_valid, check_shard_addressing, retarget_address},
+        {"iteration_order",
+         "ndsc_core_pages(c) is the oracle's real pages of c in device order, within the buffer's capacity",
+         need_core_pages, gen_small, fits_small_valid, check_iteration, retarget_address},
         {"interleaved_equivalence", "every shard dim 1: page i -> bank i % B, offset i / B", need_interleaved,
          gen_interleaved, fits_interleaved, check_interleaved, retarget_address},
         {"legacy_equivalence", "HEIGHT / WIDTH / BLOCK specs agree with the legacy formulas", need_legacy, gen_legacy,
          fits_legacy, check_legacy, retarget_address},
         {"determinism", "two handles of one spec answer alike; the spec is not read after ndsc_create", need_page,
-         gen_small, fits_small_valid, check_determinism, retarget_address},
+         gen_placement, fits_valid, check_determinism, retarget_address},
         {"out_of_range", "a page, coordinate, shard slot or core outside the spec is NDSC_OUT_OF_RANGE", need_any_query,
-         gen_small, fits_small_valid, check_out_of_range, retarget_address},
+         gen_placement, fits_valid, check_out_of_range, retarget_address},
     };
     return laws;
 }

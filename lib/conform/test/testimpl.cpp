@@ -35,6 +35,8 @@ struct ndsc_handle {
     oracle::model m;
     std::string defect;
     big wrap_base = 0;  // wrap32: the base added modulo 2^32
+    bool grid_2d = false;
+    ndsc_core_range range{};  // grid_2d: the one range (its cores trimmed off the grid hold no page)
 };
 
 namespace {
@@ -93,6 +95,10 @@ NDSC_EXPORT int ndsc_create(const ndsc_spec* spec, ndsc_handle** out, char* reas
     }
     auto handle = new ndsc_handle;
     handle->defect = d;
+    if (spec->strategy == NDSC_GRID_2D && spec->num_ranges == 1) {
+        handle->grid_2d = true;
+        handle->range = spec->ranges[0];
+    }
     try {
         oracle::verdict v = oracle::evaluate(s);
         if (!v.accepted && d == "wrap32" && v.rule == "address_32bit") {
@@ -168,6 +174,11 @@ NDSC_EXPORT int ndsc_core_pages(const ndsc_handle* h, uint32_t core_x, uint32_t 
         *count = local.size();
         if (local.size() > capacity) return NDSC_BUFFER_TOO_SMALL;
         for (std::size_t j = 0; j < local.size(); ++j) pages[j] = static_cast<std::uint64_t>(local[j]);
+        return NDSC_OK;
+    }
+    const ndsc_core_range& r = h->range;
+    if (h->grid_2d && core_x >= r.x0 && core_x <= r.x1 && core_y >= r.y0 && core_y <= r.y1) {
+        *count = 0;
         return NDSC_OK;
     }
     return NDSC_OUT_OF_RANGE;

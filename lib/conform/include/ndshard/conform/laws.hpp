@@ -15,13 +15,16 @@
 //   coord_page_agreement    locate_coord(coordinate of p) == locate_page(p)
 //   shard_addressing        locate_shard_page(s, k) is the oracle's slot address and agrees
 //                           with locate_page on real pages
-//   iteration_order         core_pages(c) equals the oracle's real pages of c in device order
+//   iteration_order         core_pages(c) equals the oracle's real pages of c in device order;
+//                           a capacity one short is NDSC_BUFFER_TOO_SMALL with the count and
+//                           nothing written past it; grid_2d cores trimmed off the grid hold none
 //   interleaved_equivalence every shard dim 1: page i -> bank i % B, offset i / B
 //   legacy_equivalence      HEIGHT / WIDTH / BLOCK specs agree with the legacy formulas
 //   determinism             two handles of one spec answer alike; the spec's memory is
 //                           not used after ndsc_create returns
 //   out_of_range            a page id, coordinate, shard slot or core outside the spec
-//                           is NDSC_OUT_OF_RANGE
+//                           is NDSC_OUT_OF_RANGE: past the end, past 32 bits with valid low
+//                           bits, a coordinate of the wrong rank, a core in a hole of the list
 #pragma once
 
 #include <cstdint>
