@@ -102,8 +102,7 @@ verdict evaluate(const spec& s) {
   // ranges i and j share cores exactly when their x spans and their y spans overlap; the
   // shared cores form the rectangle between the corners (max x0, max y0) - (min x1, min y1),
   // whose first core in either orientation is its first corner. Up to 64 ranges are compared
-  // pairwise (no core is looked at); more are expanded and checked core by core.
-  core_list expanded;  // the listed cores, expanded here only for more than 64 ranges
+  // pairwise (no core is looked at); more are checked core by core.
   if (s.cores.size() <= 64) {
     for (std::size_t j = 1; j < s.cores.size(); ++j) {
       std::optional<core_xy> first;  // the first core of range j that an earlier range lists
@@ -125,7 +124,7 @@ verdict evaluate(const spec& s) {
     // distinct 32-bit number per core: (3,7) -> 196615. A set of the keys seen so far -
     // open addressing in a table at least twice the core count, key + 1 stored (0 =
     // empty) - meets a repeated core at its second listing, without sorting anything.
-    expanded = expand_core_list(s.cores, s.orient);
+    const core_list expanded = expand_core_list(s.cores, s.orient);
     std::size_t size = 1;
     while (size < 2 * expanded.size()) size *= 2;
     std::vector<std::uint64_t> seen(size, 0);
@@ -174,7 +173,7 @@ verdict evaluate(const spec& s) {
   const wide num_shards = volume(G);
 
   // ---- Cores: the effective list ---------------------------------------------------------
-  core_list effective;  // the listed cores, unless grid_2d trims them (filled once the spec is accepted)
+  core_list effective = expand_core_list(s.cores, s.orient);  // the listed cores, unless grid_2d trims them
   if (s.strat == strategy::grid_2d) {
     // The shard grid seen as 2D: Gw = G[-1], Gh = product of the other G (rank 1: 1).
     const wide Gw = G.back();
@@ -189,10 +188,14 @@ verdict evaluate(const spec& s) {
                                        " (Gh x Gw) does not fit core range " + range_string(r) + " (" + width.str() +
                                        " wide, " + height.str() + " high) in " + (row ? "row_major" : "col_major"));
     // Shard s = i*Gw + j lands on (x0+j, y0+i) (row_major) or (x0+i, y0+j) (col_major);
-    // it fits, so num_shards <= 65536 and i, j <= 65535.
-    for (wide id = 0; id < num_shards; ++id) {
-      const big i = narrow(id / Gw), j = narrow(id % Gw);
-      effective.push_back(row ? core_xy{r.x0 + j, r.y0 + i} : core_xy{r.x0 + i, r.y0 + j});
+    // it fits, so num_shards <= 65536 and i, j <= 65535. In shard order (i, then j) these
+    // are the cores of one range expanded in the spec's orientation, j fastest: row_major
+    // (x0,y0)-(x0+Gw-1, y0+Gh-1), x fastest; col_major (x0,y0)-(x0+Gh-1, y0+Gw-1), y fastest.
+    // [2,3] shards row_major on (4,5)-(9,9): shard 4 = (1,1) -> core 4 = (5,6).
+    effective = core_list(s.orient);
+    if (num_shards > 0) {
+      const big wide_side = narrow(row ? Gw : Gh), high_side = narrow(row ? Gh : Gw);
+      effective.add_range({r.x0, r.y0, r.x0 + wide_side - 1, r.y0 + high_side - 1});
     }
   }
 
@@ -221,7 +224,7 @@ verdict evaluate(const spec& s) {
     return reject("page_size_32bit", "aligned page size " + aligned_page_size.str() + " is not below 2^32");
 
   // ---- Distribution (rules.md "Distribution") ---------------------------------------------
-  const wide P = s.strat == strategy::grid_2d ? wide(effective.size()) : wide(core_count);
+  const wide P = effective.size();
   wide max_shards_per_core;
   switch (s.strat) {
     case strategy::round_robin_1d:
@@ -259,8 +262,7 @@ verdict evaluate(const spec& s) {
   m.reserved_pages_per_core = narrow(reserved);
   m.bank_base = s.bank_base;
   m.strat = s.strat;
-  if (s.strat == strategy::grid_2d) m.cores = std::move(effective);
-  else m.cores = expanded.empty() ? expand_core_list(s.cores, s.orient) : std::move(expanded);
+  m.cores = std::move(effective);
   return verdict{std::move(m), "", ""};
 }
 

@@ -1,6 +1,7 @@
 // Interleaved and legacy 2D sharding, each written straight from its SEMANTICS section 4
 // formula, apart from the ND model, so property tests can check that ND sharding really
 // has them as special cases. Also the core-range expansion of SEMANTICS section 3.
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -78,59 +79,43 @@ core_xy core_list::at(std::size_t i) const {
   if (i >= size())
     throw std::out_of_range("oracle: core index " + std::to_string(i) + " is not in [0, " + std::to_string(size()) +
                             ")");
-  return (*this)[i];
+  // The range holding core i is the first whose running count passes i.
+  const auto range = static_cast<std::size_t>(std::upper_bound(ends_.begin(), ends_.end(), i) - ends_.begin());
+  return core_in(range, i - first_of(range));
 }
 
-void core_list::push_back(std::uint64_t x, std::uint64_t y) {
-  if (x > 65535 || y > 65535)
-    throw std::out_of_range("oracle: core (" + std::to_string(x) + "," + std::to_string(y) +
-                            ") has a coordinate past 65535 (rule core_coord)");
-  cores_.push_back({static_cast<std::uint16_t>(x), static_cast<std::uint16_t>(y)});
+core_xy core_list::core_in(std::size_t range, std::size_t k) const {
+  const range16& r = ranges_[range];
+  const std::size_t width = std::size_t{r.x1} - r.x0 + 1, height = std::size_t{r.y1} - r.y0 + 1;
+  if (orient_ == orientation::row_major) return {r.x0 + k % width, r.y0 + k / width};  // x fastest
+  return {r.x0 + k / height, r.y0 + k % height};                                       // col_major: y fastest
 }
 
-void core_list::push_back(const core_xy& c) {
-  if (c.x < 0 || c.y < 0 || c.x > 65535 || c.y > 65535)
-    throw std::out_of_range("oracle: core (" + to_string(c.x) + "," + to_string(c.y) +
-                            ") has a coordinate outside 0..65535 (rule core_coord)");
-  push_back(static_cast<std::uint64_t>(c.x), static_cast<std::uint64_t>(c.y));
+void core_list::add_range(const core_range& r) {
+  check_range_shape(r);
+  for (const big& v : {r.x1, r.y1})
+    if (v > 65535)
+      throw std::out_of_range("oracle: core range " + detail::range_string(r) +
+                              " has a coordinate past 65535 (rule core_coord)");
+  const big cores = big(size()) + (r.x1 - r.x0 + 1) * (r.y1 - r.y0 + 1);
+  if (cores > 65536) throw std::length_error("oracle: " + to_string(cores) + " cores in a core list, more than 65536");
+  ranges_.push_back({static_cast<std::uint16_t>(r.x0), static_cast<std::uint16_t>(r.y0),
+                     static_cast<std::uint16_t>(r.x1), static_cast<std::uint16_t>(r.y1)});
+  ends_.push_back(static_cast<std::uint32_t>(cores));
 }
 
 core_list expand_core_list(const std::vector<core_range>& ranges, orientation orient) {
-  core_list cores;
-  big count = 0;  // the cores to come, to allocate once (up to rule too_many_cores' 65536)
-  for (const core_range& r : ranges) {
-    check_range_shape(r);
-    for (const big& v : {r.x1, r.y1})
-      if (v > 65535)
-        throw std::out_of_range("oracle: core range " + detail::range_string(r) +
-                                " has a coordinate past 65535 (rule core_coord)");
-    count += (r.x1 - r.x0 + 1) * (r.y1 - r.y0 + 1);
-  }
-  // Rule too_many_cores keeps a spec's list to 65536 cores; a longer one is refused here.
-  if (count > 65536) throw std::length_error("oracle: " + to_string(count) + " cores after expansion, more than 65536");
-  cores.cores_.resize(static_cast<std::size_t>(count));
-  std::size_t at = 0;
-  for (const core_range& r : ranges) {  // ranges in the order given
-    // Coordinates are <= 65535 here (checked above), so each fits 16 bits and the walk
-    // counts in 32: y1 + 1 <= 65536.
-    const auto x0 = static_cast<std::uint32_t>(r.x0), x1 = static_cast<std::uint32_t>(r.x1);
-    const auto y0 = static_cast<std::uint32_t>(r.y0), y1 = static_cast<std::uint32_t>(r.y1);
-    if (orient == orientation::row_major) {  // x varies fastest
-      for (std::uint32_t y = y0; y <= y1; ++y)
-        for (std::uint32_t x = x0; x <= x1; ++x)
-          cores.cores_[at++] = {static_cast<std::uint16_t>(x), static_cast<std::uint16_t>(y)};
-    } else {  // col_major: y varies fastest
-      for (std::uint32_t x = x0; x <= x1; ++x)
-        for (std::uint32_t y = y0; y <= y1; ++y)
-          cores.cores_[at++] = {static_cast<std::uint16_t>(x), static_cast<std::uint16_t>(y)};
-    }
-  }
+  core_list cores(orient);
+  for (const core_range& r : ranges) cores.add_range(r);
   return cores;
 }
 
 std::vector<core_xy> expand_cores(const std::vector<core_range>& ranges, orientation orient) {
-  const core_list cores = expand_core_list(ranges, orient);
-  return std::vector<core_xy>(cores.begin(), cores.end());
+  const core_list list = expand_core_list(ranges, orient);
+  std::vector<core_xy> cores;
+  cores.reserve(list.size());
+  for (const core_xy& c : list) cores.push_back(c);
+  return cores;
 }
 
 std::string to_string(const big& v) { return v.str(); }

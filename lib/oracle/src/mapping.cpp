@@ -85,22 +85,23 @@ placement place_shard(const model& m, const big& s) {
 
 // The shard held in (core, slot), solving place_shard backwards; nullopt when that
 // reserved slot holds no shard.
-std::optional<big> shard_in_slot(const model& m, const big& core, const big& slot) {
-  const big P = m.cores.size();
-  big s;
+template <class Int>  // big, or detail::count in pages_on_core's walk
+std::optional<Int> shard_in_slot(const model& m, const Int& core, const Int& slot) {
+  const Int P = static_cast<Int>(m.cores.size());
+  Int s;
   switch (m.strat) {
     case strategy::round_robin_1d:
       s = slot * P + core;
       break;
     case strategy::contiguous_1d:
-      s = core * m.max_shards_per_core + slot;
+      s = core * static_cast<Int>(m.max_shards_per_core) + slot;
       break;
     case strategy::grid_2d:
       if (slot != 0) return std::nullopt;
       s = core;
       break;
   }
-  if (s < m.num_shards) return s;
+  if (s < static_cast<Int>(m.num_shards)) return s;
   return std::nullopt;
 }
 
@@ -246,7 +247,7 @@ big pages_on_core(const model& m, const big& core_index) {
   if (!any_padding) return shards * m.shard_volume;  // every shard is full
   // Walk the core's slots; a shard at grid coordinate g holds
   // prod_d min(S[d], T[d] - g[d]*S[d]) real pages. Counted in detail::count (checked 64-bit):
-  // shard ids, grid coordinates, shard extents and page counts of an accepted model are
+  // slots, shard ids, grid coordinates, shard extents and page counts of an accepted model are
   // below 2^32.
   using detail::count;
   const std::size_t rank = rank_of(m.grid);
@@ -257,10 +258,11 @@ big pages_on_core(const model& m, const big& core_index) {
     folded[d] = static_cast<count>(m.folded_tensor[d]);
   }
   count pages = 0;
-  for (big slot = 0; slot < m.max_shards_per_core; ++slot) {
-    const std::optional<big> s = shard_in_slot(m, core_index, slot);
+  const count core = static_cast<count>(core_index), slots = static_cast<count>(m.max_shards_per_core);
+  for (count slot = 0; slot < slots; ++slot) {
+    const std::optional<count> s = shard_in_slot(m, core, slot);
     if (!s) continue;
-    count rest_of_id = static_cast<count>(*s), real = 1;
+    count rest_of_id = *s, real = 1;
     for (std::size_t d = rank; d-- > 0;) {  // g[d] = the id's row-major digit over the grid, last dim first
       const count g = rest_of_id % grid[d];
       rest_of_id /= grid[d];

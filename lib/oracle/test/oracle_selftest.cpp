@@ -256,28 +256,38 @@ TEST(Cores, expansion_order) {
 }
 
 TEST(Cores, list_reads_like_a_vector) {
-  const core_list list = expand_core_list({range(2, 3, 3, 3), range(7, 9, 7, 9)}, orientation::row_major);
-  const long long want[3][2] = {{2, 3}, {3, 3}, {7, 9}};
-  ASSERT_EQ(list.size(), 3u);
-  std::size_t i = 0;
-  for (const core_xy& c : list) {  // iteration, [i] and at(i) give the same cores
-    EXPECT_EQ(c.x, want[i][0]);
-    EXPECT_EQ(c.y, want[i][1]);
-    EXPECT_EQ(list[i].x, c.x);
-    EXPECT_EQ(list.at(i).y, c.y);
-    ++i;
+  // Three ranges, each orientation: iteration, [i] and at(i) give the expansion's cores.
+  const std::vector<core_range> ranges = {range(2, 3, 3, 4), range(7, 9, 7, 9), range(0, 0, 2, 1)};
+  const long long row[11][2] = {{2, 3}, {3, 3}, {2, 4}, {3, 4}, {7, 9}, {0, 0}, {1, 0}, {2, 0}, {0, 1}, {1, 1}, {2, 1}};
+  const long long col[11][2] = {{2, 3}, {2, 4}, {3, 3}, {3, 4}, {7, 9}, {0, 0}, {0, 1}, {1, 0}, {1, 1}, {2, 0}, {2, 1}};
+  for (const orientation o : {orientation::row_major, orientation::col_major}) {
+    const long long(&want)[11][2] = o == orientation::row_major ? row : col;
+    const core_list list = expand_core_list(ranges, o);
+    ASSERT_EQ(list.size(), 11u);
+    std::size_t i = 0;
+    for (const core_xy& c : list) {
+      EXPECT_EQ(c.x, want[i][0]) << i;
+      EXPECT_EQ(c.y, want[i][1]) << i;
+      EXPECT_EQ(list[i].x, c.x) << i;
+      EXPECT_EQ(list.at(i).y, c.y) << i;
+      ++i;
+    }
+    EXPECT_EQ(i, 11u);
+    EXPECT_THROW(list.at(11), std::out_of_range);
   }
-  EXPECT_EQ(i, 3u);
-  EXPECT_THROW(list.at(3), std::out_of_range);
   core_list built;
+  EXPECT_TRUE(built.empty());
+  EXPECT_EQ(built.begin(), built.end());
   built.push_back(core_xy{65535, 0});
-  built.push_back(std::uint64_t{4}, std::uint64_t{5});
+  built.add_range(range(4, 5, 4, 6));
+  ASSERT_EQ(built.size(), 3u);
   EXPECT_EQ(built[0].x, 65535);
-  EXPECT_EQ(built[1].y, 5);
+  EXPECT_EQ(built[2].y, 6);
   EXPECT_THROW(built.push_back(core_xy{65536, 0}), std::out_of_range);
   EXPECT_THROW(built.push_back(core_xy{0, -1}), std::out_of_range);
-  EXPECT_THROW(built.push_back(std::uint64_t{0}, std::uint64_t{65536}), std::out_of_range);
-  EXPECT_EQ(built.size(), 2u);
+  EXPECT_THROW(built.add_range(range(3, 0, 2, 0)), std::out_of_range);
+  EXPECT_THROW(built.add_range(range(0, 0, 255, 255)), std::length_error);  // 3 + 65536 cores
+  EXPECT_EQ(built.size(), 3u);
 }
 
 TEST(Legacy, formulas) {

@@ -55,13 +55,21 @@ struct core_xy {
 };
 
 // A model's effective core list, in bank order, read like a std::vector<core_xy> (size(),
-// [i], at(i), iteration; elements by value) but stored narrow. Bound: every core of a model
-// passed rule core_coord, so x and y are <= 65535 and each fits 16 bits - 4 bytes a core,
-// where a core_xy of two checked 128-bit integers takes 64 (256 KiB instead of 4 MiB for
-// the 65,536 cores rule too_many_cores allows). push_back throws std::out_of_range for a
-// coordinate past 65535.
+// [i], at(i), iteration; elements by value). It is kept as the core ranges it expands -
+// ranges in the order added, inside one row_major makes x fastest, col_major y fastest
+// (docs/rules.md) - with their running core counts, not one entry per core: rule
+// too_many_cores allows 65,536 cores, which a spec lists in a few ranges, and a fuzzer makes
+// a model for every input. [i] is the core the expansion puts at i: its range by the running
+// counts, then its place in the range. Bound: every coordinate passed rule core_coord
+// (<= 65535), so each is kept in 16 bits, and a list holds at most 65,536 cores.
 class core_list {
+  struct range16 {
+    std::uint16_t x0, y0, x1, y1;
+  };
+
 public:
+  // Walks the list range by range, counting x and y as the expansion does (no search, no
+  // division per core).
   class iterator {
   public:
     using iterator_category = std::input_iterator_tag;
@@ -70,40 +78,66 @@ public:
     using pointer = void;
     using reference = core_xy;
     iterator() = default;
-    iterator(const core_list* list, std::size_t index) : list_(list), index_(index) {}
-    core_xy operator*() const { return (*list_)[index_]; }
+    iterator(const core_list* list, bool at_end)
+        : list_(list), index_(at_end ? list->size() : 0), range_(at_end ? list->ranges_.size() : 0) {
+      enter();
+    }
+    core_xy operator*() const { return {x_, y_}; }
     iterator& operator++() {
-      ++index_;
+      const range16& r = list_->ranges_[range_];
+      const bool row = list_->orient_ == orientation::row_major;
+      std::uint32_t& fast = row ? x_ : y_;  // row_major: x fastest; col_major: y fastest
+      std::uint32_t& slow = row ? y_ : x_;
+      if (fast < (row ? r.x1 : r.y1)) {
+        ++fast;
+      } else if (slow < (row ? r.y1 : r.x1)) {
+        fast = row ? r.x0 : r.y0;
+        ++slow;
+      }
+      if (++index_ == list_->ends_[range_]) {
+        ++range_;
+        enter();
+      }
       return *this;
     }
     iterator operator++(int) {
       const iterator before = *this;
-      ++index_;
+      ++*this;
       return before;
     }
     bool operator==(const iterator& other) const { return index_ == other.index_; }
 
   private:
+    void enter() {  // to the first core of range_, if there is one
+      if (range_ >= list_->ranges_.size()) return;
+      x_ = list_->ranges_[range_].x0;
+      y_ = list_->ranges_[range_].y0;
+    }
     const core_list* list_ = nullptr;
-    std::size_t index_ = 0;
+    std::size_t index_ = 0;  // in the list
+    std::size_t range_ = 0;  // the range holding core index_
+    std::uint32_t x_ = 0, y_ = 0;
   };
 
-  std::size_t size() const { return cores_.size(); }
-  bool empty() const { return cores_.empty(); }
-  core_xy operator[](std::size_t i) const { return {cores_[i].x, cores_[i].y}; }
+  explicit core_list(orientation o = orientation::row_major) : orient_(o) {}
+  std::size_t size() const { return ends_.empty() ? 0 : ends_.back(); }
+  bool empty() const { return size() == 0; }
+  core_xy operator[](std::size_t i) const { return at(i); }
   core_xy at(std::size_t i) const;  // throws std::out_of_range past the end
-  iterator begin() const { return {this, 0}; }
-  iterator end() const { return {this, size()}; }
-  void reserve(std::size_t n) { cores_.reserve(n); }
-  void push_back(const core_xy& c);
-  void push_back(std::uint64_t x, std::uint64_t y);
+  iterator begin() const { return {this, false}; }
+  iterator end() const { return {this, true}; }
+  // Appends the cores of range r in the list's orientation. Throws std::out_of_range for
+  // x0 > x1, y0 > y1 or a coordinate outside 0..65535, std::length_error past 65,536 cores.
+  void add_range(const core_range& r);
+  void push_back(const core_xy& c) { add_range({c.x, c.y, c.x, c.y}); }
 
 private:
-  friend core_list expand_core_list(const std::vector<core_range>&, orientation);
-  struct xy16 {
-    std::uint16_t x, y;
-  };
-  std::vector<xy16> cores_;
+  std::size_t first_of(std::size_t range) const { return range == 0 ? 0 : ends_[range - 1]; }
+  core_xy core_in(std::size_t range, std::size_t k) const;  // core k of a range, in orientation order
+
+  orientation orient_;
+  std::vector<range16> ranges_;
+  std::vector<std::uint32_t> ends_;  // ends_[r]: the cores of ranges 0..r
 };
 
 // Everything derived from an accepted spec.
@@ -201,7 +235,7 @@ legacy_place legacy_block(const big& r, const big& c, const big& H, const big& W
 // coordinate past 65535 (rule core_coord's bound: no valid spec has one), throws
 // std::out_of_range; more than 65536 cores (rule too_many_cores) std::length_error.
 std::vector<core_xy> expand_cores(const std::vector<core_range>&, orientation);
-core_list expand_core_list(const std::vector<core_range>&, orientation);  // the same cores, stored narrow
+core_list expand_core_list(const std::vector<core_range>&, orientation);  // the same cores, kept as ranges
 
 std::string to_string(const big&);
 
