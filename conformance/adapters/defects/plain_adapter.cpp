@@ -58,6 +58,9 @@
 //   NDSC_DEFECT_CORE_IN_BOUNDING_BOX    core_pages takes a core inside the list's bounding box
 //                                       for a listed core with no page (holes of a multi-range
 //                                       list answer NDSC_OK instead of NDSC_OUT_OF_RANGE)
+//   NDSC_DEFECT_EMPTY_RESERVES_A_SLOT   the 32-bit address rule sizes every core's buffer for at
+//                                       least one shard, so a tensor with no page is refused a
+//                                       bank base near 2^32
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -438,7 +441,12 @@ std::string build(const ndsc_spec& c, ndsc_handle& h) {
 
     // Bytes, and the 32-bit address rules.
     const u64 align = c.alignment;
+#if defined(NDSC_DEFECT_EMPTY_RESERVES_A_SLOT)
+    // Every core's buffer is sized for at least one shard, also when there is none.
+    u64 reserved = std::max<u64>(h.max_shards_per_core, 1) * h.shard_volume;
+#else
     u64 reserved = h.max_shards_per_core * h.shard_volume;
+#endif
 #if defined(NDSC_DEFECT_ALIGN_PAGE_COUNT)
     h.aligned_page_size = page_size;
     if (align != 0) reserved = ceil_div(reserved, align) * align;

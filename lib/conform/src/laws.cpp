@@ -420,12 +420,13 @@ std::string always_available(const impl_info&) { return ""; }
 //   65536 from a valid start;  a zero dim beside dims whose product is just below 2^32 / at
 //   it (zero dims count as 1 in that rule);  a zero-size tensor, folded or not, with a shard
 //   just below 2^32 pages / at or past it (no shard, yet the rule holds);  a huge spec
-//   folded (shard rank lowered);  shard rank 0;  a tile side 0. The mutation study found
+//   folded (shard rank lowered);  shard rank 0;  a page size past 2^64 (only invalid);  a
+//   tile side 0. The mutation study found
 //   each boundary unvisited (conformance/mutants/README.md).
 void boundary_spec(testkit::entropy& e, distribution_spec& s) {
     const bool past = e.chance(50);
     const auto u32 = [](std::uint64_t v) { return static_cast<std::uint32_t>(v); };
-    switch (e.between(0, 6)) {
+    switch (e.between(0, 7)) {
         case 0: {  // core count
             const std::uint64_t width = e.pick<std::uint64_t>({256, 512, 4096, 65536}), height = 65536 / width;
             s.strat = e.chance(50) ? strategy::round_robin_1d : strategy::contiguous_1d;
@@ -482,6 +483,18 @@ void boundary_spec(testkit::entropy& e, distribution_spec& s) {
         }
         case 5:  // shard rank 0
             s.shard = shape{};
+            break;
+        case 7:  // a page size past 2^64 (a 64-bit product wraps to a small one)
+            if (e.chance(50) || s.shard.rank() < 2 || s.tensor.rank() < 2) {
+                s.page = page_config{};
+                s.element_size = ~std::uint64_t{0} - e.between(0, 2);
+            } else {
+                s.page.kind = page_kind::tile;
+                s.page.tile_h = std::uint64_t{1} << 32;
+                s.page.tile_w = (std::uint64_t{1} << 32) + e.between(0, 1);
+                s.element_size = e.between(1, 2);
+            }
+            s.alignment = e.pick<std::uint64_t>({1, 2, 64});
             break;
         default:  // a tile side 0
             if (s.shard.rank() < 2) s.shard = {1, 1};
@@ -553,6 +566,14 @@ bool gen_address_limit(testkit::entropy& e, const impl_info& info, distribution_
         }
         if (!generate_valid(e, info, s, 64, 0)) continue;
         s.bank_base = 0;
+        if (e.chance(10) && s.tensor.rank() > 0) {
+            // No shard, no reservation: any bank base below 2^32 is valid, up to 2^32 - 1.
+            s.tensor[e.between(0, s.tensor.rank() - 1)] = 0;
+            s.bank_base = two_32 - 1 - e.between(0, 3);
+            if (!model_of(s)) continue;
+            out = std::move(s);
+            return true;
+        }
         auto m = model_of(s);
         if (!m || m->reserved_pages_per_core == 0) continue;
         if (e.chance(40) && s.page.kind == page_kind::pages) {
