@@ -61,6 +61,9 @@
 //   NDSC_DEFECT_EMPTY_RESERVES_A_SLOT   the 32-bit address rule sizes every core's buffer for at
 //                                       least one shard, so a tensor with no page is refused a
 //                                       bank base near 2^32
+//   NDSC_DEFECT_LARGE_PATH_ORDER        above 65,536 slots (ndsc_table's limit for its tables),
+//                                       core_pages lists a core's pages in page-id order, not
+//                                       in device order
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -610,6 +613,10 @@ NDSC_EXPORT int ndsc_core_pages(const ndsc_handle* h, uint32_t core_x, uint32_t 
     } catch (const std::bad_alloc&) {
         return NDSC_UNSUPPORTED;
     }
+#if defined(NDSC_DEFECT_LARGE_PATH_ORDER)
+    // A second path for big specs: the core's pages collected by page id.
+    if (h->cores.size() * h->max_shards_per_core * h->shard_volume > 65536) std::sort(held.begin(), held.end());
+#endif
 #if defined(NDSC_DEFECT_CAPACITY_IGNORED)
     // Every id written, as if the buffer were always large enough.
     (void)capacity;
