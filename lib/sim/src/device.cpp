@@ -22,10 +22,10 @@ std::string at_text(noc_addr a) { return to_string(core_coord{a.x, a.y}) + " " +
 // Every page of a distribution with its NoC address, in page_runs order: the host's view
 // of a buffer (no kernel runs it, so no traffic is counted).
 template <class F>
-void for_each_page_at(const distribution& d, F&& f) {
-    const auto runs = page_runs(d);
-    for (std::size_t core = 0; core < runs.size(); ++core)
-        for (const page_run& r : runs[core])
+void for_each_page_at(const buffer_info& b, F&& f) {
+    const distribution& d = b.dist;
+    for (std::size_t core = 0; core < b.runs.size(); ++core)
+        for (const page_run& r : b.runs[core])
             for (std::uint64_t i = 0; i < r.count; ++i)
                 f(r.first_page + i, noc_addr{d.cores[core].x, d.cores[core].y,
                                              static_cast<std::uint32_t>(d.byte_address(r.device_offset + i))});
@@ -80,11 +80,12 @@ std::vector<core_range> device::dram_bank_ranges(std::uint32_t count) const {
     return out;
 }
 
-memory* device::endpoint(core_coord c) noexcept {
+// Every NoC access asks for its endpoint (check_access): inline, as the calls are all here.
+inline memory* device::endpoint(core_coord c) noexcept {
     return const_cast<memory*>(static_cast<const device*>(this)->endpoint(c));
 }
 
-const memory* device::endpoint(core_coord c) const noexcept {
+inline const memory* device::endpoint(core_coord c) const noexcept {
     if (c.y >= config_.grid_y) return nullptr;
     if (c.x < config_.grid_x) return &l1_[std::size_t{c.y} * config_.grid_x + c.x];
     const std::uint64_t b = std::uint64_t{c.x - config_.grid_x} * config_.grid_y + c.y;
@@ -131,8 +132,11 @@ buffer_id device::place(distribution_spec spec, std::string name, bool choose_ba
     }
     const std::uint64_t bytes = d.reserved_pages_per_core() * d.aligned_page_size;
     const memory_kind kind = banks.empty() ? memory_kind::l1 : banks.front()->kind();  // no banks: no shards
-    const std::string what = "cannot allocate '" + name + "' (" + std::to_string(bytes) + " bytes in each of " +
-                             std::to_string(banks.size()) + " " + to_string(kind) + " banks)";
+    // The start of a refusal, in words only when there is one.
+    const auto what = [&] {
+        return "cannot allocate '" + name + "' (" + std::to_string(bytes) + " bytes in each of " +
+               std::to_string(banks.size()) + " " + to_string(kind) + " banks)";
+    };
     if (choose_base) {
         const std::uint64_t align = std::max(spec.alignment, config_.alloc_alignment);
         // The lowest base free in every bank is 0 or the (aligned) end of some live
@@ -147,15 +151,18 @@ buffer_id device::place(distribution_spec spec, std::string name, bool choose_ba
         };
         auto found = std::find_if(candidates.begin(), candidates.end(), fits);
         if (found == candidates.end())
-            throw alloc_error(what + ": no address is free in every bank (capacity " + hex(banks.front()->capacity()) +
+            throw alloc_error(what() + ": no address is free in every bank (capacity " +
+                              hex(banks.front()->capacity()) +
                               " bytes per bank)");  // banks is not empty: with none, base 0 fits
-        spec.bank_base = *found;
-        d = make_distribution(spec);  // again: the byte addresses include the base
+        if (*found != spec.bank_base) {             // again: the byte addresses include the base
+            spec.bank_base = *found;
+            d = make_distribution(spec);
+        }
     } else {
         const std::uint64_t base = spec.bank_base;
         for (const memory* m : banks) {
             if (base + bytes > m->capacity())
-                throw alloc_error(what + " at " + hex(base) + ": ends at " + hex(base + bytes) + ", past the " +
+                throw alloc_error(what() + " at " + hex(base) + ": ends at " + hex(base + bytes) + ", past the " +
                                   hex(m->capacity()) + " bytes of " + m->label());
             if (!m->is_free(base, base + bytes)) {
                 const allocation* hit = m->find(base);
@@ -166,16 +173,18 @@ buffer_id device::place(distribution_spec spec, std::string name, bool choose_ba
                             break;
                         }
                 }
-                throw alloc_error(what + " at " + hex(base) + ": overlaps " + (hit ? describe(*hit) : "a buffer") +
+                throw alloc_error(what() + " at " + hex(base) + ": overlaps " + (hit ? describe(*hit) : "a buffer") +
                                   " in " + m->label());
             }
         }
     }
-    buffer_info info{id, name, d, make_accessor_words(d, arg::all_runtime), kind, bytes};
+    accessor_words words = make_accessor_words(d, arg::all_runtime);
+    std::vector<std::vector<page_run>> runs = page_runs(d);
     // Filled with the sentinel, so padding_violations can tell a write into padding or an
     // alignment gap from untouched memory.
     for (memory* m : banks) m->reserve({d.bank_base, d.bank_base + bytes, id.value, name}, config_.sentinel);
-    buffers_.emplace(id.value, std::move(info));
+    buffers_.emplace(id.value,
+                     buffer_info{id, std::move(name), std::move(d), std::move(words), kind, bytes, std::move(runs)});
     ++next_id_;
     return id;
 }
@@ -261,7 +270,7 @@ void device::write(buffer_id id, const dense_tensor& t) {
         throw op_error("host write into '" + b.name + "': tensor " + to_string(t.pages) + " x " +
                        std::to_string(t.page_elems) + " int32 does not match the buffer's " +
                        to_string(d.tensor_pages) + " x " + std::to_string(d.page_size / 4));
-    for_each_page_at(d, [&](std::uint64_t page, noc_addr at) {
+    for_each_page_at(b, [&](std::uint64_t page, noc_addr at) {
         check_access("host write", std::nullopt, at, d.page_size, id, nullptr);
         const auto dst = endpoint({at.x, at.y})->bytes(at.addr, d.page_size);
         const auto src = std::as_bytes(t.page(page));
@@ -273,7 +282,7 @@ dense_tensor device::read(buffer_id id) const {
     const buffer_info& b = buffer(id);
     const distribution& d = b.dist;
     dense_tensor t = dense_tensor::filled(d.tensor_pages, b.page_elems(), 0);
-    for_each_page_at(d, [&](std::uint64_t page, noc_addr at) {
+    for_each_page_at(b, [&](std::uint64_t page, noc_addr at) {
         const memory& m = check_access("host read", std::nullopt, at, d.page_size, id, nullptr);
         const auto src = m.bytes(at.addr, d.page_size);
         const auto dst = std::as_writable_bytes(t.page(page));
@@ -286,12 +295,15 @@ std::vector<std::string> device::padding_violations(buffer_id id) const {
     const buffer_info& b = buffer(id);
     const distribution& d = b.dist;
     std::vector<std::string> out;
-    const auto table = slot_table(d);
+    const std::uint64_t slots = d.reserved_pages_per_core();
     const std::vector<std::byte> untouched(d.aligned_page_size, config_.sentinel);  // what a clean slot holds
-    for (std::size_t core = 0; core < table.size(); ++core) {
+    for (std::size_t core = 0; core < b.runs.size(); ++core) {
         const memory* m = endpoint(d.cores[core]);
-        for (std::size_t slot = 0; slot < table[core].size(); ++slot) {
-            const bool padding = table[core][slot] == padding_slot;
+        const std::vector<page_run>& runs = b.runs[core];  // in device order
+        std::size_t next = 0;                              // the first run not wholly below the slot
+        for (std::uint64_t slot = 0; slot < slots; ++slot) {
+            while (next < runs.size() && runs[next].device_offset + runs[next].count <= slot) ++next;
+            const bool padding = next == runs.size() || slot < runs[next].device_offset;
             const std::uint64_t from = padding ? 0 : d.page_size;  // a real page: only its alignment gap
             // Only the first changed byte of a slot is reported: one line per damaged slot.
             const auto bytes = m->bytes(d.byte_address(slot), d.aligned_page_size);
@@ -299,10 +311,10 @@ std::vector<std::string> device::padding_violations(buffer_id id) const {
                 continue;  // clean (compared a block at a time; the byte is looked for only if not)
             for (std::uint64_t k = from; k < bytes.size(); ++k)
                 if (bytes[k] != config_.sentinel) {
-                    out.push_back(
-                        "core " + to_string(d.cores[core]) + " slot " + std::to_string(slot) +
-                        (padding ? " (padding)" : " (gap after page " + std::to_string(table[core][slot]) + ")") +
-                        ": byte " + std::to_string(k) + " is " + hex(std::to_integer<unsigned>(bytes[k])));
+                    const std::uint64_t page = padding ? 0 : runs[next].first_page + (slot - runs[next].device_offset);
+                    out.push_back("core " + to_string(d.cores[core]) + " slot " + std::to_string(slot) +
+                                  (padding ? " (padding)" : " (gap after page " + std::to_string(page) + ")") +
+                                  ": byte " + std::to_string(k) + " is " + hex(std::to_integer<unsigned>(bytes[k])));
                     break;
                 }
         }

@@ -30,15 +30,6 @@ bool memory::is_free(std::uint64_t begin, std::uint64_t end) const noexcept {
                         [&](const allocation& a) { return a.begin < end && begin < a.end; });
 }
 
-const allocation* memory::find(std::uint64_t addr) const noexcept {
-    // First allocation starting past addr; the one before it is the only candidate.
-    auto it = std::upper_bound(live_.begin(), live_.end(), addr,
-                               [](std::uint64_t v, const allocation& a) { return v < a.begin; });
-    if (it == live_.begin()) return nullptr;
-    --it;
-    return addr < it->end ? &*it : nullptr;
-}
-
 const allocation* memory::below(std::uint64_t addr) const noexcept {
     auto it = std::upper_bound(live_.begin(), live_.end(), addr,
                                [](std::uint64_t v, const allocation& a) { return v < a.begin; });

@@ -142,6 +142,23 @@ TEST(SimDevice, PaddingViolationsAreReported) {
     EXPECT_NE(v[0].find("slot 3 (padding)"), std::string::npos) << v[0];
 }
 
+TEST(SimDevice, WritesIntoAlignmentGapsAreReportedWithTheirPage) {
+    device dev(small_config());
+    distribution_spec s = pages_spec({5}, {2}, {{{0, 0}, {1, 0}}}, 4);  // core 0 {0,1} {4,P}, core 1 {2,3}
+    s.alignment = 8;                                                    // 4 bytes of page, 4 of gap
+    const buffer_id id = dev.allocate(s, "g");
+    dev.write(id, dense_tensor::random({5}, 1, 3));
+    EXPECT_TRUE(dev.padding_violations(id).empty());
+    const std::int32_t bad = 7;
+    for (const noc_addr at : {noc_addr{1, 0, 12}, noc_addr{0, 0, 20}, noc_addr{0, 0, 28}})  // after 3, after 4, pad
+        dev.noc_write({0, 0}, at, std::as_bytes(std::span(&bad, 1)), id);
+    const auto v = dev.padding_violations(id);
+    ASSERT_EQ(v.size(), 3U);
+    EXPECT_NE(v[0].find("core (0,0) slot 2 (gap after page 4): byte 4"), std::string::npos) << v[0];
+    EXPECT_NE(v[1].find("core (0,0) slot 3 (padding): byte 4"), std::string::npos) << v[1];
+    EXPECT_NE(v[2].find("core (1,0) slot 1 (gap after page 3): byte 4"), std::string::npos) << v[2];
+}
+
 TEST(SimDevice, NocAccessesAreBoundsChecked) {
     device dev(small_config());
     const buffer_id a = dev.allocate(pages_spec({4}, {1}, {grid_range(2, 1)}), "a");  // 2 pages x 16 B per core

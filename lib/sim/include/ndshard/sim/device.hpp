@@ -26,6 +26,7 @@
 #include "ndshard/accessor.hpp"
 #include "ndshard/args.hpp"
 #include "ndshard/distribution.hpp"
+#include "ndshard/host_mapping.hpp"
 #include "ndshard/sim/dense.hpp"
 #include "ndshard/sim/error.hpp"
 #include "ndshard/sim/memory.hpp"
@@ -57,6 +58,8 @@ struct buffer_info {
     accessor_words words;  // make_accessor_words(dist, arg::all_runtime)
     memory_kind memory = memory_kind::l1;
     std::uint64_t bytes_per_bank = 0;  // reserved_pages_per_core * aligned_page_size
+    // page_runs(dist), made once: host reads and writes and the padding check walk them.
+    std::vector<std::vector<page_run>> runs;
 
     [[nodiscard]] std::uint32_t page_elems() const noexcept { return static_cast<std::uint32_t>(dist.page_size / 4); }
 };

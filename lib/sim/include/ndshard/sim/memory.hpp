@@ -5,6 +5,7 @@
 // are never read or written: the device checks each access against `find` first.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -47,8 +48,15 @@ public:
 
     // True when [begin, end) is inside the capacity and overlaps no live allocation.
     [[nodiscard]] bool is_free(std::uint64_t begin, std::uint64_t end) const noexcept;
-    // The live allocation holding byte `addr`, or nullptr.
-    [[nodiscard]] const allocation* find(std::uint64_t addr) const noexcept;
+    // The live allocation holding byte `addr`, or nullptr. (Inline: every NoC access asks.)
+    [[nodiscard]] const allocation* find(std::uint64_t addr) const noexcept {
+        // First allocation starting past addr; the one before it is the only candidate.
+        auto it = std::upper_bound(live_.begin(), live_.end(), addr,
+                                   [](std::uint64_t v, const allocation& a) { return v < a.begin; });
+        if (it == live_.begin()) return nullptr;
+        --it;
+        return addr < it->end ? &*it : nullptr;
+    }
     // The closest live allocation below `addr` (for messages), or nullptr.
     [[nodiscard]] const allocation* below(std::uint64_t addr) const noexcept;
 
