@@ -64,6 +64,8 @@
 //   NDSC_DEFECT_LARGE_PATH_ORDER        above 65,536 slots (ndsc_table's limit for its tables),
 //                                       core_pages lists a core's pages in page-id order, not
 //                                       in device order
+//   NDSC_DEFECT_VOLUME_WRAPS            the shard volume multiplied without saturation: a shard
+//                                       [2, 2^63] has volume 0 and is accepted
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -369,7 +371,11 @@ std::string build(const ndsc_spec& c, ndsc_handle& h) {
     }
     if (ids >= k2to32) return "the tensor's page ids do not fit 32 bits";
     u64 shard_pages = 1;
+#if defined(NDSC_DEFECT_VOLUME_WRAPS)
+    for (std::uint32_t d = 0; d < rs; ++d) shard_pages *= s[d];  // [2, 2^63] wraps to 0
+#else
     for (std::uint32_t d = 0; d < rs; ++d) shard_pages = sat_mul(shard_pages, s[d]);
+#endif
     if (shard_pages >= k2to32) return "the shard's pages do not fit 32 bits";
 
     h.tensor_rank = rt;

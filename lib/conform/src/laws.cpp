@@ -420,13 +420,14 @@ std::string always_available(const impl_info&) { return ""; }
 //   65536 from a valid start;  a zero dim beside dims whose product is just below 2^32 / at
 //   it (zero dims count as 1 in that rule);  a zero-size tensor, folded or not, with a shard
 //   just below 2^32 pages / at or past it (no shard, yet the rule holds);  a huge spec
-//   folded (shard rank lowered);  shard rank 0;  a page size past 2^64 (only invalid);  a
-//   tile side 0. The mutation study found
+//   folded (shard rank lowered);  shard rank 0;  a page size past 2^64, dims whose product
+//   is 2^64, a range reversed by exactly one (these three only invalid);  a tile side 0. The
+//   mutation study found
 //   each boundary unvisited (conformance/mutants/README.md).
 void boundary_spec(testkit::entropy& e, distribution_spec& s) {
     const bool past = e.chance(50);
     const auto u32 = [](std::uint64_t v) { return static_cast<std::uint32_t>(v); };
-    switch (e.between(0, 7)) {
+    switch (e.between(0, 9)) {
         case 0: {  // core count
             const std::uint64_t width = e.pick<std::uint64_t>({256, 512, 4096, 65536}), height = 65536 / width;
             s.strat = e.chance(50) ? strategy::round_robin_1d : strategy::contiguous_1d;
@@ -484,6 +485,26 @@ void boundary_spec(testkit::entropy& e, distribution_spec& s) {
         case 5:  // shard rank 0
             s.shard = shape{};
             break;
+        case 8: {  // a range reversed by exactly one (x1 - x0 + 1 is 0: sized as empty), among valid ones
+            const auto x = static_cast<std::uint32_t>(e.between(1, 8)), y = static_cast<std::uint32_t>(e.between(1, 8));
+            const core_range reversed = e.chance(50) ? core_range{{x, y}, {x - 1, y}} : core_range{{x, y}, {x, y - 1}};
+            if (s.strat == strategy::grid_2d) s.strat = strategy::round_robin_1d;
+            s.cores.insert(s.cores.begin() + static_cast<std::ptrdiff_t>(e.between(0, s.cores.size())), reversed);
+            break;
+        }
+        case 9: {  // dims whose product is 2^64 (a 64-bit volume wraps to 0), in the tensor or the shard
+            const std::uint64_t k = e.pick<std::uint64_t>({1, 2, 16, 32}), a = std::uint64_t{1} << k,
+                                b = std::uint64_t{1} << (64 - k);
+            s.page = page_config{};
+            if (e.chance(50)) {
+                s.tensor = {a, b};
+                s.shard = {1, 1};
+            } else {
+                s.tensor = {e.between(1, 4), e.between(1, 4)};
+                s.shard = {a, b};
+            }
+            break;
+        }
         case 7:  // a page size past 2^64 (a 64-bit product wraps to a small one)
             if (e.chance(50) || s.shard.rank() < 2 || s.tensor.rank() < 2) {
                 s.page = page_config{};
