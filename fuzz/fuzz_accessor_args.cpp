@@ -76,12 +76,12 @@ struct expectation {
 expectation expect(const std::vector<std::uint32_t>& ct, const std::vector<std::uint32_t>& rt, std::uint32_t base,
                    std::uint32_t page_size) {
     expectation x;
-    const std::optional<arg_words::read_words> read = arg_words::read(ct, rt);
+    std::optional<arg_words::read_words> read = arg_words::read(ct, rt);
     if (!read) {
         x.why = "malformed words";
         return x;
     }
-    x.parsed = read->args;
+    x.parsed = std::move(read->args);  // its bank coordinates: up to 65,536
     // No banks is fine when there is nothing to place: judge the rest with one bank.
     const std::uint32_t cores = x.parsed->banks == 0 ? 1 : x.parsed->banks;
     oracle::verdict v = oracle::evaluate(oracle_spec(*x.parsed, read->contiguous(), cores, base, page_size));
