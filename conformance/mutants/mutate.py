@@ -591,12 +591,15 @@ class Toolchain:
         # g++ picks header.gch up through -include header; clang needs the .pch named.
         self.pch = ["-include-pch", compiled] if clang else ["-include", header]
 
+    def paths(self, name):
+        """work/<name>.cpp and work/lib<name>.so under --out."""
+        directory = os.path.join(self.out, "work")
+        return os.path.join(directory, name + ".cpp"), os.path.join(directory, "lib" + name + ".so")
+
     def compile(self, name, source_text):
         """Builds lib<name>.so; returns (path, None) or (None, first error line)."""
-        directory = os.path.join(self.out, "work")
-        os.makedirs(directory, exist_ok=True)
-        cpp = os.path.join(directory, name + ".cpp")
-        so = os.path.join(directory, "lib" + name + ".so")
+        cpp, so = self.paths(name)
+        os.makedirs(os.path.dirname(cpp), exist_ok=True)
         with open(cpp, "w", encoding="utf-8") as f:
             f.write(source_text)
         command = [self.cxx] + self.flags + ["-shared"]
@@ -682,8 +685,9 @@ def evaluate(args, tools, m, cache):
     else:
         status, laws, detail = run_conform(args, so)
         result = {"status": status, "laws": laws, "detail": detail}
-        for path in (so, so[:-3].replace("/lib" + m.id, "/" + m.id) + ".cpp"):
-            if os.path.exists(path) and status != "survived":
+    if result["status"] != "survived":  # a survivor's source and module stay for inspection
+        for path in tools.paths(m.id):
+            if os.path.exists(path):
                 os.remove(path)
     result["seconds"] = round(time.monotonic() - started, 2)
     result["key"] = key
@@ -975,6 +979,8 @@ def main():
     args = parser.parse_args()
     if not os.path.isfile(args.source):
         parser.error(f"--source \"{args.source}\": no such file")
+    if args.equivalents != os.devnull and not os.path.isfile(args.equivalents):
+        parser.error(f"--equivalents \"{args.equivalents}\": no such file (give {os.devnull} for none)")
     if shutil.which(args.cxx) is None:
         parser.error(f"--cxx \"{args.cxx}\": not found on PATH")
     if args.mode == "list":

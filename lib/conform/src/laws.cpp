@@ -420,14 +420,14 @@ std::string always_available(const impl_info&) { return ""; }
 //   65536 from a valid start;  a zero dim beside dims whose product is just below 2^32 / at
 //   it (zero dims count as 1 in that rule);  a zero-size tensor, folded or not, with a shard
 //   just below 2^32 pages / at or past it (no shard, yet the rule holds);  a huge spec
-//   folded (shard rank lowered);  shard rank 0;  a page size past 2^64, dims whose product
-//   is 2^64, a range reversed by exactly one (these three only invalid);  a tile side 0. The
-//   mutation study found
-//   each boundary unvisited (conformance/mutants/README.md).
+//   folded (shard rank lowered);  shard rank 0;  an aligned page of 2^32 - 1 / 2^32 bytes;
+//   a tile side 0;  and, only invalid, a page size past 2^64, dims whose product is 2^64,
+//   a range reversed by exactly one. The mutation studies found each boundary unvisited
+//   (conformance/mutants/README.md).
 void boundary_spec(testkit::entropy& e, distribution_spec& s) {
     const bool past = e.chance(50);
     const auto u32 = [](std::uint64_t v) { return static_cast<std::uint32_t>(v); };
-    switch (e.between(0, 9)) {
+    switch (e.between(0, 10)) {
         case 0: {  // core count
             const std::uint64_t width = e.pick<std::uint64_t>({256, 512, 4096, 65536}), height = 65536 / width;
             s.strat = e.chance(50) ? strategy::round_robin_1d : strategy::contiguous_1d;
@@ -503,6 +503,17 @@ void boundary_spec(testkit::entropy& e, distribution_spec& s) {
                 s.tensor = {e.between(1, 4), e.between(1, 4)};
                 s.shard = {a, b};
             }
+            break;
+        }
+        case 10: {  // an aligned page of 2^32 - 1 bytes, or of exactly 2^32, one page on one core
+            s.tensor = {1};
+            s.shard = {1};
+            s.page = page_config{};
+            s.element_size = (std::uint64_t{1} << 32) - e.between(1, 2);
+            s.alignment = past ? 2 : 1;
+            s.cores = {{{0, 0}, {0, 0}}};
+            s.strat = strategy::round_robin_1d;
+            s.bank_base = 0;
             break;
         }
         case 7:  // a page size past 2^64 (a 64-bit product wraps to a small one)
