@@ -12,8 +12,9 @@
 
 #include <algorithm>
 #include <concepts>
-#include <iterator>
 #include <cstdint>
+#include <iterator>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -102,6 +103,24 @@ std::vector<core_range> draw_cores(E& e, const device_config& dev, memory_kind k
     const auto y0 = static_cast<std::uint32_t>(e.between(0, gy - h));
     out.push_back({{x0, y0}, {static_cast<std::uint32_t>(x0 + w - 1), static_cast<std::uint32_t>(y0 + h - 1)}});
     return out;
+}
+
+// draw_distribution decides rule grid_2d_fit with the 2D view of the shard grid instead of
+// a refused make_distribution (whose exception costs more than drawing a whole scenario).
+// Every 16th spec the view refuses in a thread is given to make_distribution as well,
+// which must refuse it by that rule: the view and the library's check stay one rule.
+inline void check_grid_2d_refusal(const distribution_spec& s) {
+    thread_local std::uint32_t refused = 0;
+    if (refused++ % 16 != 0) return;
+    try {
+        (void)make_distribution(s);
+    } catch (const spec_error& err) {
+        if (err.rule() == "grid_2d_fit") return;
+        throw std::logic_error("draw_distribution: the grid_2d view refused " + to_string(s.tensor) + " cut " +
+                               to_string(s.shard) + ", make_distribution by rule " + err.rule() + " instead");
+    }
+    throw std::logic_error("draw_distribution: the grid_2d view refused " + to_string(s.tensor) + " cut " +
+                           to_string(s.shard) + ", make_distribution accepted it");
 }
 
 // A random range of at least need_x x need_y workers (both >= 1, within the grid).
@@ -243,6 +262,7 @@ drawn_spec draw_distribution(E& e, const device_config& dev, const shape& pages,
         };
         for (;;) {
             if (!fits(s.cores.front())) {
+                detail::check_grid_2d_refusal(s);
                 coarsen();
                 continue;
             }
