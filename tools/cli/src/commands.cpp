@@ -326,36 +326,6 @@ std::unique_ptr<command_line> build_command_line(std::size_t only) {
     auto cl = std::make_unique<command_line>();
     CLI::App& app = cl->app;
     flag_values& v = cl->values;
-    spec_flags& map_flags = v.map_flags;
-    spec_flags& show_flags = v.show_flags;
-    spec_flags& explain_flags = v.explain_flags;
-    spec_flags& svg_flags = v.svg_flags;
-    spec_flags& convert_spec_flags = v.convert_spec_flags;
-    std::optional<std::string>& format = v.format;
-    std::optional<std::string>& color = v.color;
-    std::optional<std::string>& highlight = v.highlight;
-    std::optional<std::string>& show_level = v.show_level;
-    std::optional<std::string>& svg_level = v.svg_level;
-    std::optional<std::string>& explain_format = v.explain_format;
-    std::optional<std::string>& explain_arch = v.explain_arch;
-    convert_flags& convert = v.convert;
-    std::string& op = v.op;
-    std::vector<std::string>& sim_in = v.sim_in;
-    std::string& sim_out = v.sim_out;
-    std::optional<std::string>& seed = v.seed;
-    std::optional<std::string>& page_elems = v.page_elems;
-    std::optional<std::string>& impl = v.impl;
-    std::optional<std::string>& cases = v.cases;
-    std::optional<std::string>& conform_seed = v.conform_seed;
-    std::optional<std::string>& law = v.law;
-    std::optional<std::string>& timeout_ms = v.timeout_ms;
-    bool& conform_json = v.conform_json;
-    spec_flags& locate_flags = v.locate_flags;
-    std::optional<std::string>& locate_page_id = v.locate_page_id;
-    std::optional<std::string>& locate_coord = v.locate_coord;
-    std::optional<std::string>& locate_at = v.locate_at;
-    std::optional<std::string>& locate_format = v.locate_format;
-    std::optional<std::string>& locate_arch = v.locate_arch;
     CLI::App *&map = cl->map, *&show = cl->show, *&explain = cl->explain, *&svg = cl->svg, *&conv = cl->conv,
              *&sim = cl->sim, *&conf = cl->conf, *&locate = cl->locate;
     const auto wanted = [only](const char* name) {
@@ -370,7 +340,7 @@ std::unique_ptr<command_line> build_command_line(std::size_t only) {
 
     if (wanted("map")) {
         map = add_spec_command(
-            app, "map", "every core's slots as page ids (JSON or CSV)", map_flags,
+            app, "map", "every core's slots as page ids (JSON or CSV)", v.map_flags,
             "\nJSON: {\"tensor_pages\":[..],\"shard_pages\":[..],\"num_shards\":N,\"max_shards_per_core\":M,\n"
             "\"shard_volume\":V,\"cores\":[{\"x\":X,\"y\":Y,\"pages\":[page id or null, ...]}, ...]}: every core of\n"
             "the list (grid_2d: the trimmed list) with all M*V slots in device order, null = padding.\n" +
@@ -380,32 +350,32 @@ std::unique_ptr<command_line> build_command_line(std::size_t only) {
              "ndshard map --tensor 3,2,2,3,4 --shard 1,1,2,2,4 --page row --cores \"(0,0)-(1,4)\" "
              "--orientation col_major",
              "ndshard map --format csv --spec '{\"tensor\":[4,8,8],\"interleaved\":true,\"banks\":12}'"});
-        add_text(map, "--format", format, "json (default) | csv (core_x,core_y,slot,page; empty page = padding)",
+        add_text(map, "--format", v.format, "json (default) | csv (core_x,core_y,slot,page; empty page = padding)",
                  "FORMAT");
     }
 
     if (wanted("show")) {
         show =
-            add_spec_command(app, "show", "a terminal view: every core's shards as blocks of page ids", show_flags,
+            add_spec_command(app, "show", "a terminal view: every core's shards as blocks of page ids", v.show_flags,
                              "\nOne header line of facts, then per core its slots: each shard as a block of page ids\n"
                              "(last dim across, the dim before it down, further dims side by side); '.' is padding.\n",
                              {"ndshard show --tensor 3,7,5 --shard 2,2,2 --grid 2x3",
                               "ndshard show --tensor 10,10,10 --shard 1,10,10 --grid 2x2 --color always | less -R"});
-        add_text(show, "--color", color, "auto (default: when stdout is a terminal) | always | never", "WHEN");
-        add_level_flag(show, show_level, "every slot's page id", "one line per shard", show_slot_limit, "slots");
+        add_text(show, "--color", v.color, "auto (default: when stdout is a terminal) | always | never", "WHEN");
+        add_level_flag(show, v.show_level, "every slot's page id", "one line per shard", show_slot_limit, "slots");
     }
 
     if (wanted("explain")) {
         explain = add_spec_command(
-            app, "explain", "the facts a kernel writer needs about a distribution", explain_flags,
+            app, "explain", "the facts a kernel writer needs about a distribution", v.explain_flags,
             "\nPages, shard grid, shards per core (core groups), padding, bytes per core, whether a\n"
             "legacy layout (interleaved / HEIGHT / WIDTH / BLOCK) gives the same mapping, the squeezed\n"
             "shapes and the accessor's argument words (all runtime and all compile-time).\n",
             {"ndshard explain --tensor 3,7,5 --shard 2,2,2 --grid 2x3",
              "ndshard explain --tensor 2,64,96 --shard 1,32,64 --page tile --grid 4x4"});
-        add_text(explain, "--format", explain_format, "text (default) | json (every figure and every argument word)",
+        add_text(explain, "--format", v.explain_format, "text (default) | json (every figure and every argument word)",
                  "FORMAT");
-        add_text(explain, "--arch", explain_arch,
+        add_text(explain, "--arch", v.explain_arch,
                  "wormhole_b0 | blackhole | grayskull: compare the bytes per core with its L1, NoC addresses in its "
                  "encoding",
                  "ARCH");
@@ -413,19 +383,19 @@ std::unique_ptr<command_line> build_command_line(std::size_t only) {
 
     if (wanted("svg")) {
         svg = add_spec_command(
-            app, "svg", "an SVG picture of the distribution, written to stdout", svg_flags,
+            app, "svg", "an SVG picture of the distribution, written to stdout", v.svg_flags,
             "\nThe tensor's page grid, one cell per page coloured by its core (rank 3: a 3D block; rank 4+:\n"
             "a row of blocks; rank 1-2: a flat grid), padding as dashed outlines, the cores on the core\n"
             "grid with their stacked slots, and a legend.\n",
             {"ndshard svg --tensor 3,7,5 --shard 2,2,2 --grid 2x3 > proposal.svg",
              "ndshard svg --tensor 10,10,10 --shard 1,10,10 --grid 2x2 --highlight-core 1,0 > x.svg"});
-        add_text(svg, "--highlight-core", highlight, "emphasise the core at X,Y and fade the others", "X,Y");
-        add_level_flag(svg, svg_level, "one cell per page", "one cell per shard", svg_cell_limit, "pages");
+        add_text(svg, "--highlight-core", v.highlight, "emphasise the core at X,Y and fade the others", "X,Y");
+        add_level_flag(svg, v.svg_level, "one cell per page", "one cell per shard", svg_cell_limit, "pages");
     }
 
     if (wanted("convert")) {
         conv = add_spec_command(
-            app, "convert", "legacy layout or tt-metal accessor words <-> ND spec JSON", convert_spec_flags,
+            app, "convert", "legacy layout or tt-metal accessor words <-> ND spec JSON", v.convert_spec_flags,
             "\n--from prints the ND spec JSON (readable by --spec) of a legacy layout; the tensor is in\n"
             "pages, seen as 2D [H, W] with leading dims folded into H. --to legacy prints the legacy\n"
             "layout (keys = the --from flags) with exactly the same mapping, or exits 1 with the reason\n"
@@ -440,35 +410,35 @@ std::unique_ptr<command_line> build_command_line(std::size_t only) {
              "ndshard convert --from tt-args --ct 0x41,2,2 --crta 4,6,2,3,0x03040102",
              "ndshard convert --to tt-args --tensor 4,6 --shard 2,3 --cores \"(1,2),(3,4)\" --runtime bank_coords"});
         add_text(
-            conv, "--from", convert.from,
+            conv, "--from", v.convert.from,
             "legacy -> ND: interleaved | height | width | block (shapes in pages); tt-args: tt-metal's words -> ND",
             "LAYOUT");
-        add_text(conv, "--to", convert.to, "ND -> legacy | tt-args (tt-metal's accessor words)", "TARGET");
-        add_text(conv, "--shard-height,--shard_height", convert.shard_height, "legacy HEIGHT/BLOCK shard height, pages",
+        add_text(conv, "--to", v.convert.to, "ND -> legacy | tt-args (tt-metal's accessor words)", "TARGET");
+        add_text(conv, "--shard-height,--shard_height", v.convert.shard_height,
+                 "legacy HEIGHT/BLOCK shard height, pages", "PAGES");
+        add_text(conv, "--shard-width,--shard_width", v.convert.shard_width, "legacy WIDTH/BLOCK shard width, pages",
                  "PAGES");
-        add_text(conv, "--shard-width,--shard_width", convert.shard_width, "legacy WIDTH/BLOCK shard width, pages",
-                 "PAGES");
-        add_text(conv, "--page-size,--page_size", convert.page_size,
+        add_text(conv, "--page-size,--page_size", v.convert.page_size,
                  "legacy (or tt-args) page size in bytes; default 1", "BYTES");
-        add_text(conv, "--ct", convert.ct,
+        add_text(conv, "--ct", v.convert.ct,
                  "--from tt-args: tt-metal's compile-time words, config first (0x.. or decimal)", "WORDS");
-        add_text(conv, "--crta", convert.crta, "--from tt-args: tt-metal's common runtime words", "WORDS");
-        add_text(conv, "--runtime", convert.runtime,
+        add_text(conv, "--crta", v.convert.crta, "--from tt-args: tt-metal's common runtime words", "WORDS");
+        add_text(conv, "--runtime", v.convert.runtime,
                  "--to tt-args: the runtime parts: rank,num_banks,tensor_shape,shard_shape,bank_coords | all | none "
                  "(default)",
                  "PARTS");
-        conv->add_flag("--dram", convert.dram, "--to tt-args: set IsDram in the config word");
-        add_text(conv, "--arch", convert.arch,
+        conv->add_flag("--dram", v.convert.dram, "--to tt-args: set IsDram in the config word");
+        add_text(conv, "--arch", v.convert.arch,
                  "--to tt-args: add each bank's NoC address, in wormhole_b0 | blackhole | grayskull encoding", "ARCH");
     }
 
     if (wanted("sim")) {
         sim = app.add_subcommand("sim", "run a kernel on the simulated device and check it");
-        sim->add_option("--op", op, "reshard | eltwise_add | reduce_sum:DIM | permute:D0,D1,...")->required();
-        sim->add_option("--in", sim_in, "input spec JSON (inline, a file or -); eltwise_add takes two")->required();
-        sim->add_option("--out", sim_out, "output spec JSON")->required();
-        add_text(sim, "--seed", seed, "seed of the random input data and core order; default 0", "N");
-        add_text(sim, "--page-elems", page_elems, "int32 elements per page; default 16", "K");
+        sim->add_option("--op", v.op, "reshard | eltwise_add | reduce_sum:DIM | permute:D0,D1,...")->required();
+        sim->add_option("--in", v.sim_in, "input spec JSON (inline, a file or -); eltwise_add takes two")->required();
+        sim->add_option("--out", v.sim_out, "output spec JSON")->required();
+        add_text(sim, "--seed", v.seed, "seed of the random input data and core order; default 0", "N");
+        add_text(sim, "--page-elems", v.page_elems, "int32 elements per page; default 16", "K");
         sim->footer(
             "\nPrints {\"op\":..,\"verified\":..,\"pages_read\":..,...}; exits 0 only when the device result\n"
             "equals the dense oracle's.\n" +
@@ -480,13 +450,13 @@ std::unique_ptr<command_line> build_command_line(std::size_t only) {
 
     if (wanted("conform")) {
         conf = app.add_subcommand("conform", "run the conformance laws against your accessor (a shared library)");
-        add_text(conf, "--impl", impl,
+        add_text(conf, "--impl", v.impl,
                  "the implementation under test: a shared library exporting ndshard/conformance.h", "PATH.so");
-        add_text(conf, "--cases", cases, "cases per law, 1..100000000; default 1000", "N");
-        add_text(conf, "--seed", conform_seed, "seed of the generated cases; default: a random one (printed)", "S");
-        add_text(conf, "--law", law, "run only the laws whose name matches this ECMAScript regex", "REGEX");
-        conf->add_flag("--json", conform_json, "one JSON object on stdout instead of text");
-        add_text(conf, "--timeout-ms", timeout_ms, "a case running longer fails its law; 1..600000, default 2000",
+        add_text(conf, "--cases", v.cases, "cases per law, 1..100000000; default 1000", "N");
+        add_text(conf, "--seed", v.conform_seed, "seed of the generated cases; default: a random one (printed)", "S");
+        add_text(conf, "--law", v.law, "run only the laws whose name matches this ECMAScript regex", "REGEX");
+        conf->add_flag("--json", v.conform_json, "one JSON object on stdout instead of text");
+        add_text(conf, "--timeout-ms", v.timeout_ms, "a case running longer fails its law; 1..600000, default 2000",
                  "MS");
         conf->footer(
             "\nRuns every law that applies to the implementation (its ndsc_describe declares its queries,\n"
@@ -505,7 +475,7 @@ std::unique_ptr<command_line> build_command_line(std::size_t only) {
 
     if (wanted("locate")) {
         locate = add_spec_command(
-            app, "locate", "where one page lives, or what lives at one core's address", locate_flags,
+            app, "locate", "where one page lives, or what lives at one core's address", v.locate_flags,
             "\nGive one of --page-id, --coord (where the page lives: shard and its coordinate, core and its\n"
             "index in the core list, slot, offset in the shard and from the bank base, byte address) or\n"
             "--at (the page at that address, or padding, or not in the buffer, with the reason). --page is\n"
@@ -514,13 +484,13 @@ std::unique_ptr<command_line> build_command_line(std::size_t only) {
             {"ndshard locate --tensor 3,7,5 --shard 2,2,2 --grid 2x3 --page-id 20",
              "ndshard locate --tensor 3,7,5 --shard 2,2,2 --grid 2x3 --coord 0,4,0 --format json",
              "ndshard locate --tensor 3,7,5 --shard 2,2,2 --grid 2x3 --at 0,0:8"});
-        add_text(locate, "--page-id,--page_id", locate_page_id, "the page id (row-major over the tensor's page grid)",
+        add_text(locate, "--page-id,--page_id", v.locate_page_id, "the page id (row-major over the tensor's page grid)",
                  "N");
-        add_text(locate, "--coord", locate_coord, "the page coordinate, in the tensor's rank", "I,J,K");
-        add_text(locate, "--at", locate_at, "the reverse: what lives at core X,Y, byte address ADDR (decimal or 0x..)",
-                 "X,Y:ADDR");
-        add_text(locate, "--format", locate_format, "text (default) | json", "FORMAT");
-        add_text(locate, "--arch", locate_arch,
+        add_text(locate, "--coord", v.locate_coord, "the page coordinate, in the tensor's rank", "I,J,K");
+        add_text(locate, "--at", v.locate_at,
+                 "the reverse: what lives at core X,Y, byte address ADDR (decimal or 0x..)", "X,Y:ADDR");
+        add_text(locate, "--format", v.locate_format, "text (default) | json", "FORMAT");
+        add_text(locate, "--arch", v.locate_arch,
                  "also the page's NoC address in this chip's encoding: wormhole_b0 | blackhole | grayskull", "ARCH");
     }
 
