@@ -520,36 +520,6 @@ parse_result parse_args(std::vector<std::string> args, const parse_options& opti
     cl.values = flag_values{};
     CLI::App& app = cl.app;
     flag_values& v = cl.values;
-    spec_flags& map_flags = v.map_flags;
-    spec_flags& show_flags = v.show_flags;
-    spec_flags& explain_flags = v.explain_flags;
-    spec_flags& svg_flags = v.svg_flags;
-    spec_flags& convert_spec_flags = v.convert_spec_flags;
-    std::optional<std::string>& format = v.format;
-    std::optional<std::string>& color = v.color;
-    std::optional<std::string>& highlight = v.highlight;
-    std::optional<std::string>& show_level = v.show_level;
-    std::optional<std::string>& svg_level = v.svg_level;
-    std::optional<std::string>& explain_format = v.explain_format;
-    std::optional<std::string>& explain_arch = v.explain_arch;
-    convert_flags& convert = v.convert;
-    std::string& op = v.op;
-    std::vector<std::string>& sim_in = v.sim_in;
-    std::string& sim_out = v.sim_out;
-    std::optional<std::string>& seed = v.seed;
-    std::optional<std::string>& page_elems = v.page_elems;
-    std::optional<std::string>& impl = v.impl;
-    std::optional<std::string>& cases = v.cases;
-    std::optional<std::string>& conform_seed = v.conform_seed;
-    std::optional<std::string>& law = v.law;
-    std::optional<std::string>& timeout_ms = v.timeout_ms;
-    bool& conform_json = v.conform_json;
-    spec_flags& locate_flags = v.locate_flags;
-    std::optional<std::string>& locate_page_id = v.locate_page_id;
-    std::optional<std::string>& locate_coord = v.locate_coord;
-    std::optional<std::string>& locate_at = v.locate_at;
-    std::optional<std::string>& locate_format = v.locate_format;
-    std::optional<std::string>& locate_arch = v.locate_arch;
     CLI::App *const map = cl.map, *const show = cl.show, *const explain = cl.explain, *const svg = cl.svg,
                     *const conv = cl.conv, *const sim = cl.sim, *const conf = cl.conf, *const locate = cl.locate;
     const auto parsed = [](const CLI::App* command) { return command != nullptr && command->parsed(); };
@@ -572,133 +542,133 @@ parse_result parse_args(std::vector<std::string> args, const parse_options& opti
         std::reverse(args.begin(), args.end());  // CLI11 consumes the vector from the back
         app.parse(args);
         if (parsed(map)) {
-            map_command c{spec_of(map_flags, options.allow_files), map_format::json};
-            if (format && *format == "csv") c.format = map_format::csv;
-            else if (format && *format != "json")
-                throw usage_error("--format " + quote_value(*format) + ": expected json or csv");
+            map_command c{spec_of(v.map_flags, options.allow_files), map_format::json};
+            if (v.format && *v.format == "csv") c.format = map_format::csv;
+            else if (v.format && *v.format != "json")
+                throw usage_error("--format " + quote_value(*v.format) + ": expected json or csv");
             result.cmd = c;
         } else if (parsed(show)) {
-            show_command c{spec_of(show_flags, options.allow_files), color_mode::automatic};
-            if (color) {
-                if (*color == "always") c.color = color_mode::always;
-                else if (*color == "never") c.color = color_mode::never;
-                else if (*color != "auto")
-                    throw usage_error("--color " + quote_value(*color) + ": expected auto, always or never");
+            show_command c{spec_of(v.show_flags, options.allow_files), color_mode::automatic};
+            if (v.color) {
+                if (*v.color == "always") c.color = color_mode::always;
+                else if (*v.color == "never") c.color = color_mode::never;
+                else if (*v.color != "auto")
+                    throw usage_error("--color " + quote_value(*v.color) + ": expected auto, always or never");
             }
-            if (show_level) c.level = parse_draw_level(*show_level, "--level");
+            if (v.show_level) c.level = parse_draw_level(*v.show_level, "--level");
             result.cmd = c;
         } else if (parsed(explain)) {
-            explain_command c{spec_of(explain_flags, options.allow_files), {}};
-            if (explain_format && *explain_format == "json") c.options.json = true;
-            else if (explain_format && *explain_format != "text")
-                throw usage_error("--format " + quote_value(*explain_format) + ": expected text or json");
-            if (explain_arch) c.options.arch = parse_tt_arch(*explain_arch, "--arch");
+            explain_command c{spec_of(v.explain_flags, options.allow_files), {}};
+            if (v.explain_format && *v.explain_format == "json") c.options.json = true;
+            else if (v.explain_format && *v.explain_format != "text")
+                throw usage_error("--format " + quote_value(*v.explain_format) + ": expected text or json");
+            if (v.explain_arch) c.options.arch = parse_tt_arch(*v.explain_arch, "--arch");
             result.cmd = c;
         } else if (parsed(svg)) {
-            svg_command c{spec_of(svg_flags, options.allow_files), {}};
-            if (highlight) c.options.highlight = parse_core(*highlight, "--highlight-core");
-            if (svg_level) c.options.level = parse_draw_level(*svg_level, "--level");
+            svg_command c{spec_of(v.svg_flags, options.allow_files), {}};
+            if (v.highlight) c.options.highlight = parse_core(*v.highlight, "--highlight-core");
+            if (v.svg_level) c.options.level = parse_draw_level(*v.svg_level, "--level");
             result.cmd = c;
         } else if (parsed(conv)) {
             convert_command c;
             // A --spec holding a legacy layout (key "from") is an input for --from: what
             // `convert --to legacy` prints can be fed back as it is. The argument is read once
             // (it may be stdin), then either taken apart as legacy flags or kept as text.
-            const bool tt_from = convert.from && *convert.from == "tt-args";
-            const bool tt_to = convert.to && *convert.to == "tt-args";
-            if (!tt_to && (convert.runtime || convert.dram || (convert.arch && !tt_from)))
+            const bool tt_from = v.convert.from && *v.convert.from == "tt-args";
+            const bool tt_to = v.convert.to && *v.convert.to == "tt-args";
+            if (!tt_to && (v.convert.runtime || v.convert.dram || (v.convert.arch && !tt_from)))
                 throw usage_error("--runtime/--dram/--arch go with --to tt-args");
-            if (!tt_from && !tt_to && (convert.ct || convert.crta))
+            if (!tt_from && !tt_to && (v.convert.ct || v.convert.crta))
                 throw usage_error("--ct/--crta are tt-metal's words: give --from tt-args");
-            if (!convert.to && !tt_from && convert_spec_flags.spec) {
-                const std::string text = read_spec_argument(*convert_spec_flags.spec, options.allow_files);
+            if (!v.convert.to && !tt_from && v.convert_spec_flags.spec) {
+                const std::string text = read_spec_argument(*v.convert_spec_flags.spec, options.allow_files);
                 bool legacy = false;
                 for (const auto& kv : json_as_flag_text(text)) legacy = legacy || kv.first == "from";
                 if (legacy) {
-                    legacy_flags_from_json(text, convert, convert_spec_flags);
-                    convert_spec_flags.spec.reset();
+                    legacy_flags_from_json(text, v.convert, v.convert_spec_flags);
+                    v.convert_spec_flags.spec.reset();
                 } else {
-                    convert_spec_flags.spec = text;  // read once, parsed below
+                    v.convert_spec_flags.spec = text;  // read once, parsed below
                 }
             }
-            if (convert.from.has_value() == convert.to.has_value())
+            if (v.convert.from.has_value() == v.convert.to.has_value())
                 throw usage_error("give --from LAYOUT (legacy -> ND) or --to legacy (ND -> legacy)");
             if (tt_from) {
-                c.tt = tt_from_words(convert, convert_spec_flags);
+                c.tt = tt_from_words(v.convert, v.convert_spec_flags);
             } else if (tt_to) {
-                if (convert.ct || convert.crta) throw usage_error("--ct/--crta are inputs of --from tt-args");
-                if (convert.shard_height || convert.shard_width || convert.page_size)
+                if (v.convert.ct || v.convert.crta) throw usage_error("--ct/--crta are inputs of --from tt-args");
+                if (v.convert.shard_height || v.convert.shard_width || v.convert.page_size)
                     throw usage_error("--shard-height/--shard-width/--page-size describe a legacy input; use --from");
                 tt_convert tc;
-                if (convert.runtime) tc.flags = parse_tt_runtime(*convert.runtime, "--runtime");
-                if (convert.dram) tc.flags |= tt_flag::is_dram;
-                if (convert.arch) tc.arch = parse_tt_arch(*convert.arch, "--arch");
+                if (v.convert.runtime) tc.flags = parse_tt_runtime(*v.convert.runtime, "--runtime");
+                if (v.convert.dram) tc.flags |= tt_flag::is_dram;
+                if (v.convert.arch) tc.arch = parse_tt_arch(*v.convert.arch, "--arch");
                 c.tt = tc;
-                c.spec = spec_of(convert_spec_flags, options.allow_files);
-            } else if (convert.from) {
-                if (convert_spec_flags.spec)
+                c.spec = spec_of(v.convert_spec_flags, options.allow_files);
+            } else if (v.convert.from) {
+                if (v.convert_spec_flags.spec)
                     throw usage_error(
                         "--spec: with --from give a legacy layout (keys from, tensor, shard_height, ...)");
-                c.from_legacy = legacy_of(convert, convert_spec_flags);
+                c.from_legacy = legacy_of(v.convert, v.convert_spec_flags);
             } else {
-                if (*convert.to != "legacy")
-                    throw usage_error("--to " + quote_value(*convert.to) + ": expected legacy or tt-args");
-                for (const auto* v : {&convert.shard_height, &convert.shard_width, &convert.page_size})
-                    if (*v)
+                if (*v.convert.to != "legacy")
+                    throw usage_error("--to " + quote_value(*v.convert.to) + ": expected legacy or tt-args");
+                for (const auto* given : {&v.convert.shard_height, &v.convert.shard_width, &v.convert.page_size})
+                    if (*given)
                         throw usage_error(
                             "--shard-height/--shard-width/--page-size describe a legacy input; use --from");
-                c.spec = spec_of(convert_spec_flags, options.allow_files);
+                c.spec = spec_of(v.convert_spec_flags, options.allow_files);
             }
             result.cmd = c;
         } else if (parsed(sim)) {
             sim_command c;
-            c.op = op;
-            for (const std::string& in : sim_in)
+            c.op = v.op;
+            for (const std::string& in : v.sim_in)
                 c.inputs.push_back(parse_spec_json(read_spec_argument(in, options.allow_files)));
-            c.output = parse_spec_json(read_spec_argument(sim_out, options.allow_files));
-            if (seed) c.seed = parse_u64(*seed, "--seed");
-            if (page_elems) c.page_elems = parse_u64(*page_elems, "--page-elems");
+            c.output = parse_spec_json(read_spec_argument(v.sim_out, options.allow_files));
+            if (v.seed) c.seed = parse_u64(*v.seed, "--seed");
+            if (v.page_elems) c.page_elems = parse_u64(*v.page_elems, "--page-elems");
             result.cmd = c;
         } else if (parsed(conf)) {
             conform_command c;
-            if (!impl) throw usage_error("--impl: give the implementation under test, a shared library (PATH.so)");
-            if (impl->empty()) throw usage_error("--impl \"\": give the path of a shared library");
-            c.impl = *impl;
-            if (cases) {
-                c.cases = parse_u64(*cases, "--cases");
+            if (!v.impl) throw usage_error("--impl: give the implementation under test, a shared library (PATH.so)");
+            if (v.impl->empty()) throw usage_error("--impl \"\": give the path of a shared library");
+            c.impl = *v.impl;
+            if (v.cases) {
+                c.cases = parse_u64(*v.cases, "--cases");
                 if (c.cases < 1 || c.cases > 100000000)
-                    throw usage_error("--cases " + quote_value(*cases) + ": must be between 1 and 100000000");
+                    throw usage_error("--cases " + quote_value(*v.cases) + ": must be between 1 and 100000000");
             }
             // Without --seed each run explores new cases; the report prints the seed so that a
             // failure can be replayed.
-            if (conform_seed) c.seed = parse_u64(*conform_seed, "--seed");
+            if (v.conform_seed) c.seed = parse_u64(*v.conform_seed, "--seed");
             else c.seed = (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
-            if (law) c.law = *law;
-            c.json = conform_json;
-            if (timeout_ms) {
-                const std::uint64_t ms = parse_u64(*timeout_ms, "--timeout-ms");
+            if (v.law) c.law = *v.law;
+            c.json = v.conform_json;
+            if (v.timeout_ms) {
+                const std::uint64_t ms = parse_u64(*v.timeout_ms, "--timeout-ms");
                 if (ms < 1 || ms > 600000)
-                    throw usage_error("--timeout-ms " + quote_value(*timeout_ms) + ": must be between 1 and 600000");
+                    throw usage_error("--timeout-ms " + quote_value(*v.timeout_ms) + ": must be between 1 and 600000");
                 c.timeout_ms = static_cast<std::uint32_t>(ms);
             }
             result.cmd = c;
         } else if (parsed(locate)) {
-            const int given = !!locate_page_id + !!locate_coord + !!locate_at;
+            const int given = !!v.locate_page_id + !!v.locate_coord + !!v.locate_at;
             if (given != 1)
                 throw usage_error(
                     std::string(given ? "--page-id, --coord and --at: give only one" : "give a question") +
                     ": --page-id N, --coord I,J,K or --at X,Y:ADDR");
-            locate_command c{spec_of(locate_flags, options.allow_files), {}, false, {}};
-            if (locate_arch) c.arch = parse_tt_arch(*locate_arch, "--arch");
-            if (locate_page_id) c.query = page_id_query{parse_u64(*locate_page_id, "--page-id")};
-            if (locate_coord) {
-                const shape coord = parse_shape(*locate_coord, "--coord");
+            locate_command c{spec_of(v.locate_flags, options.allow_files), {}, false, {}};
+            if (v.locate_arch) c.arch = parse_tt_arch(*v.locate_arch, "--arch");
+            if (v.locate_page_id) c.query = page_id_query{parse_u64(*v.locate_page_id, "--page-id")};
+            if (v.locate_coord) {
+                const shape coord = parse_shape(*v.locate_coord, "--coord");
                 c.query = page_coord_query{{coord.begin(), coord.end()}};
             }
-            if (locate_at) c.query = parse_at(*locate_at, "--at");
-            if (locate_format && *locate_format == "json") c.json = true;
-            else if (locate_format && *locate_format != "text")
-                throw usage_error("--format " + quote_value(*locate_format) + ": expected text or json");
+            if (v.locate_at) c.query = parse_at(*v.locate_at, "--at");
+            if (v.locate_format && *v.locate_format == "json") c.json = true;
+            else if (v.locate_format && *v.locate_format != "text")
+                throw usage_error("--format " + quote_value(*v.locate_format) + ": expected text or json");
             result.cmd = c;
         }
     } catch (const CLI::CallForVersion& e) {
