@@ -26,6 +26,8 @@ loaded_impl::loaded_impl(loaded_impl&& other) noexcept
       locate_coord(other.locate_coord),
       locate_shard_page(other.locate_shard_page),
       core_pages(other.core_pages),
+      page_run(other.page_run),
+      thread_pages(other.thread_pages),
       handle_(std::exchange(other.handle_, nullptr)),
       path_(std::move(other.path_)),
       info_(std::move(other.info_)) {}
@@ -85,7 +87,21 @@ loaded_impl loaded_impl::open(const std::string& path) {
                          ": declares no page kind (ndsc_info.page_kinds has no bit of enum ndsc_page_kind)");
     info.strategies &= 0x7U;
     info.page_kinds &= 0x7U;
-    info.queries &= NDSC_Q_PAGE_ID | NDSC_Q_PAGE_COORD | NDSC_Q_SHARD_PAGE | NDSC_Q_CORE_PAGES;
+    // A query bit is valid from the ABI version that defined it: an adapter built against an
+    // older header cannot have meant it (and its symbol would follow another contract).
+    const struct {
+        std::uint32_t bit;
+        const char *symbol, *bit_name;
+        std::uint32_t since;
+    } versioned[] = {{NDSC_Q_PAGE_RUN, NDSC_SYMBOL_PAGE_RUN, "NDSC_Q_PAGE_RUN", 2},
+                     {NDSC_Q_THREAD_PAGES, NDSC_SYMBOL_THREAD_PAGES, "NDSC_Q_THREAD_PAGES", 2}};
+    for (const auto& v : versioned)
+        if (info.has_query(v.bit) && info.abi_version < v.since)
+            throw load_error(quoted(path) + ": declares " + v.symbol + " (" + v.bit_name + ", since ABI version " +
+                             std::to_string(v.since) + ") with abi_version " + std::to_string(info.abi_version) +
+                             " (rule: a query bit is valid only from the ABI version that defines it)");
+    info.queries &= NDSC_Q_PAGE_ID | NDSC_Q_PAGE_COORD | NDSC_Q_SHARD_PAGE | NDSC_Q_CORE_PAGES | NDSC_Q_PAGE_RUN |
+                    NDSC_Q_THREAD_PAGES;
 
     auto need = [&](std::uint32_t bit, const char* name, auto& fn) {
         if (!info.has_query(bit)) return;
@@ -96,6 +112,8 @@ loaded_impl loaded_impl::open(const std::string& path) {
     need(NDSC_Q_PAGE_COORD, NDSC_SYMBOL_LOCATE_COORD, impl.locate_coord);
     need(NDSC_Q_SHARD_PAGE, NDSC_SYMBOL_LOCATE_SHARD_PAGE, impl.locate_shard_page);
     need(NDSC_Q_CORE_PAGES, NDSC_SYMBOL_CORE_PAGES, impl.core_pages);
+    need(NDSC_Q_PAGE_RUN, NDSC_SYMBOL_PAGE_RUN, impl.page_run);
+    need(NDSC_Q_THREAD_PAGES, NDSC_SYMBOL_THREAD_PAGES, impl.thread_pages);
     return impl;
 }
 

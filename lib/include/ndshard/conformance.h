@@ -3,14 +3,17 @@
  *
  * C99, no C++ types, no ndshard headers: an adapter includes this file and nothing else
  * of ndshard. It exports the six functions declared at the bottom with C linkage; the
- * runner finds them with dlsym. Everything is plain data passed by pointer.
+ * runner finds them with dlsym. Everything is plain data passed by pointer. Version 2
+ * adds two optional queries, ndsc_page_run and ndsc_thread_pages (see "Version 2" below).
  *
  * Stability. NDSC_ABI_VERSION is the version this header describes. Every struct the
  * runner passes IN starts with `struct_size`: later versions only append fields, and an
  * adapter reads the fields its own version knows. Every struct the adapter fills OUT is
  * zeroed by the runner and also starts with `struct_size`, which the adapter leaves as
  * it found it. A runner of version N loads adapters of every version 1..N. Enumerators
- * and bit values are never renumbered.
+ * and bit values are never renumbered. A query bit may only be declared by an adapter whose
+ * abi_version is at least the version that defined it (the runner refuses to load an
+ * adapter of abi_version 1 that declares NDSC_Q_PAGE_RUN or NDSC_Q_THREAD_PAGES).
  *
  * Lifetimes. The ndsc_spec and its ranges are valid only during ndsc_create: an adapter
  * copies what it keeps (the runner overwrites them afterwards and checks the answers do
@@ -37,7 +40,7 @@
 extern "C" {
 #endif
 
-#define NDSC_ABI_VERSION 1u
+#define NDSC_ABI_VERSION 2u
 #define NDSC_MAX_RANK 8u
 
 /* Return codes of every query. */
@@ -46,7 +49,7 @@ enum ndsc_status {
     NDSC_REJECTED = 1,        /* ndsc_create: the spec is invalid (reason filled) */
     NDSC_UNSUPPORTED = 2,     /* outside the domain the adapter declared */
     NDSC_OUT_OF_RANGE = 3,    /* a query argument outside its range (page id >= pages, ...) */
-    NDSC_BUFFER_TOO_SMALL = 4 /* ndsc_core_pages: *count set to the size needed */
+    NDSC_BUFFER_TOO_SMALL = 4 /* ndsc_core_pages, ndsc_thread_pages: *count set to the size needed */
 };
 
 enum ndsc_page_kind { NDSC_PAGES = 0, NDSC_TILE = 1, NDSC_ROW_MAJOR_PAGES = 2 };
@@ -58,6 +61,9 @@ enum ndsc_strategy { NDSC_ROUND_ROBIN_1D = 0, NDSC_CONTIGUOUS_1D = 1, NDSC_GRID_
 #define NDSC_Q_PAGE_COORD 0x2u /* ndsc_locate_coord */
 #define NDSC_Q_SHARD_PAGE 0x4u /* ndsc_locate_shard_page */
 #define NDSC_Q_CORE_PAGES 0x8u /* ndsc_core_pages */
+/* Since ABI version 2. */
+#define NDSC_Q_PAGE_RUN 0x10u     /* ndsc_page_run */
+#define NDSC_Q_THREAD_PAGES 0x20u /* ndsc_thread_pages */
 
 typedef struct ndsc_core_range {
     uint32_t x0, y0, x1, y1; /* inclusive corners */
@@ -97,6 +103,15 @@ typedef struct ndsc_location {
     uint64_t address; /* byte address in that core */
 } ndsc_location;
 
+/* Version 2: one element of the array ndsc_thread_pages fills. It is an ARRAY ELEMENT, so
+ * it has no struct_size and is never extended: a later version that needs more per page
+ * defines a new element type and a new query. */
+typedef struct ndsc_page_location {
+    uint64_t page_id;
+    uint32_t core_x, core_y;
+    uint64_t address; /* byte address in that core, as ndsc_location.address */
+} ndsc_page_location;
+
 /* Opaque handle of an accepted spec. */
 typedef struct ndsc_handle ndsc_handle;
 
@@ -123,6 +138,29 @@ typedef int (*ndsc_locate_shard_page_fn)(const ndsc_handle* h, uint64_t shard_id
 typedef int (*ndsc_core_pages_fn)(const ndsc_handle* h, uint32_t core_x, uint32_t core_y, uint64_t* pages,
                                   uint64_t capacity, uint64_t* count);
 
+/* Version 2: the two iteration features of a device accessor (tt-metal's and ndshard's).
+ *
+ * A RUN from page p is pages p, p+1, ..., p+L-1 (consecutive page ids) that all lie on p's
+ * core at consecutive aligned pages: page p+j at address(p) + j * aligned_page_size. Such
+ * pages can be moved in one transfer of L pages. ndsc_page_run sets *length to the MAXIMAL
+ * such L (p included, so L >= 1): page p+L is past the last page, on another core, or not
+ * at address(p) + L * aligned_page_size. A run continues over shard boundaries whenever the
+ * next page id does sit in the next slot (a full shard whose successor shard is the core's
+ * next slot), and stops at padding, at an edge shard and at a change of core.
+ * NDSC_OUT_OF_RANGE for page_id >= the number of pages (no page has a run: *length is then
+ * left alone). */
+typedef int (*ndsc_page_run_fn)(const ndsc_handle* h, uint64_t page_id, uint64_t* length);
+/* The share of thread `thread` of `threads` threads that split the tensor's pages between
+ * them: page ids thread, thread + threads, thread + 2 * threads, ... below the number of
+ * pages, in increasing order, each with its location (the threads together visit every
+ * page exactly once). A thread whose first page is past the last has none (NDSC_OK,
+ * *count 0): threads may exceed the number of pages. Writes at most `capacity` elements
+ * to `pages` and their number to *count; NDSC_BUFFER_TOO_SMALL when the share holds more
+ * than `capacity` pages, with *count set to the number it holds and nothing written at or
+ * past pages[capacity]. threads == 0 or thread >= threads is NDSC_OUT_OF_RANGE. */
+typedef int (*ndsc_thread_pages_fn)(const ndsc_handle* h, uint32_t thread, uint32_t threads, ndsc_page_location* pages,
+                                    uint64_t capacity, uint64_t* count);
+
 /* The symbols an adapter exports. ndsc_describe, ndsc_create and ndsc_destroy are required;
  * a query the adapter does not declare in ndsc_info.queries may be left out. */
 #define NDSC_SYMBOL_DESCRIBE "ndsc_describe"
@@ -132,6 +170,8 @@ typedef int (*ndsc_core_pages_fn)(const ndsc_handle* h, uint32_t core_x, uint32_
 #define NDSC_SYMBOL_LOCATE_COORD "ndsc_locate_coord"
 #define NDSC_SYMBOL_LOCATE_SHARD_PAGE "ndsc_locate_shard_page"
 #define NDSC_SYMBOL_CORE_PAGES "ndsc_core_pages"
+#define NDSC_SYMBOL_PAGE_RUN "ndsc_page_run"         /* version 2 */
+#define NDSC_SYMBOL_THREAD_PAGES "ndsc_thread_pages" /* version 2 */
 
 #if defined(_WIN32)
 #define NDSC_EXPORT __declspec(dllexport)
@@ -148,6 +188,9 @@ NDSC_EXPORT int ndsc_locate_shard_page(const ndsc_handle* h, uint64_t shard_id, 
                                        ndsc_location* out);
 NDSC_EXPORT int ndsc_core_pages(const ndsc_handle* h, uint32_t core_x, uint32_t core_y, uint64_t* pages,
                                 uint64_t capacity, uint64_t* count);
+NDSC_EXPORT int ndsc_page_run(const ndsc_handle* h, uint64_t page_id, uint64_t* length);
+NDSC_EXPORT int ndsc_thread_pages(const ndsc_handle* h, uint32_t thread, uint32_t threads, ndsc_page_location* pages,
+                                  uint64_t capacity, uint64_t* count);
 
 #ifdef __cplusplus
 }

@@ -3,7 +3,8 @@
 // The library exports the functions of ndshard/conformance.h. open() checks what can be
 // checked without calling into the library beyond ndsc_describe: the required symbols,
 // the ABI version (1..NDSC_ABI_VERSION), a sane domain (ranks in 1..8, at least one
-// strategy and page kind), and one exported symbol per declared query.
+// strategy and page kind), one exported symbol per declared query, and no query bit newer
+// than the adapter's own abi_version (NDSC_Q_PAGE_RUN and NDSC_Q_THREAD_PAGES need 2).
 // The library is untrusted: the runner calls it in a child process (isolate.hpp); the
 // fuzz target calls it in-process, where a crash is the fuzzer's crash.
 #pragma once
@@ -37,8 +38,10 @@ struct impl_info {
 // One dlopen'ed implementation. Move-only; dlclose on destruction.
 class loaded_impl {
 public:
-    // Throws load_error: "--impl \"x.so\": cannot load: <dlerror>", "... abi_version 2 is
-    // newer than this runner's 1", "... declares ndsc_core_pages but does not export it".
+    // Throws load_error: "--impl \"x.so\": cannot load: <dlerror>", "... abi_version 3 is
+    // not one this runner knows (1..2)", "... declares ndsc_core_pages but does not export
+    // it", "... declares ndsc_page_run (NDSC_Q_PAGE_RUN, since ABI version 2) with
+    // abi_version 1".
     static loaded_impl open(const std::string& path);
 
     loaded_impl(loaded_impl&& other) noexcept;
@@ -55,6 +58,8 @@ public:
     ndsc_locate_coord_fn locate_coord = nullptr;  // null unless declared
     ndsc_locate_shard_page_fn locate_shard_page = nullptr;
     ndsc_core_pages_fn core_pages = nullptr;
+    ndsc_page_run_fn page_run = nullptr;  // version 2
+    ndsc_thread_pages_fn thread_pages = nullptr;
 
 private:
     loaded_impl() = default;
