@@ -617,8 +617,8 @@ class Toolchain:
 # failing law spends its time shrinking; which law kills first is all the study needs).
 # Cheap, broad laws first; address_limit_32bit, whose counterexamples shrink slowest, last.
 LAW_ORDER = ["acceptance", "page_placement", "out_of_range", "coord_page_agreement", "shard_addressing",
-             "iteration_order", "bijectivity", "balance", "determinism", "interleaved_equivalence",
-             "legacy_equivalence", "address_limit_32bit"]
+             "iteration_order", "contiguous_runs", "thread_split_iteration", "bijectivity", "balance",
+             "determinism", "interleaved_equivalence", "legacy_equivalence", "address_limit_32bit"]
 
 
 def run_conform(args, so):

@@ -404,7 +404,9 @@ std::string needs(const impl_info& info, std::uint32_t bits) {
     const std::pair<std::uint32_t, const char*> names[] = {{NDSC_Q_PAGE_ID, "ndsc_locate_page"},
                                                            {NDSC_Q_PAGE_COORD, "ndsc_locate_coord"},
                                                            {NDSC_Q_SHARD_PAGE, "ndsc_locate_shard_page"},
-                                                           {NDSC_Q_CORE_PAGES, "ndsc_core_pages"}};
+                                                           {NDSC_Q_CORE_PAGES, "ndsc_core_pages"},
+                                                           {NDSC_Q_PAGE_RUN, "ndsc_page_run"},
+                                                           {NDSC_Q_THREAD_PAGES, "ndsc_thread_pages"}};
     for (const auto& [bit, name] : names)
         if ((bits & bit) && !info.has_query(bit)) missing += (missing.empty() ? "" : ", ") + std::string(name);
     return missing.empty() ? "" : "needs " + missing + ", which the implementation does not declare";
@@ -980,6 +982,396 @@ std::optional<finding> check_iteration(const loaded_impl& impl, const distributi
     return std::nullopt;
 }
 
+// ---- contiguous_runs and thread_split_iteration (ABI version 2)
+
+call page_run_call(std::uint64_t page) { return {"ndsc_page_run", {page, 0}, 1, {}}; }
+call thread_pages_call(std::uint32_t thread, std::uint32_t threads) {
+    return {"ndsc_thread_pages", {thread, threads}, 2, {}};
+}
+
+std::string need_page_run(const impl_info& info) { return needs(info, NDSC_Q_PAGE_RUN); }
+std::string need_thread_pages(const impl_info& info) { return needs(info, NDSC_Q_THREAD_PAGES); }
+
+// ndsc_page_run(page): the status and the length (~0 when the adapter left it alone).
+struct run_answer {
+    int status = NDSC_OK;
+    std::uint64_t length = 0;
+};
+run_answer ask_run(const loaded_impl& impl, const ndsc_handle* h, std::uint64_t page) {
+    note(page_run_call(page));
+    std::uint64_t length = ~std::uint64_t{0};
+    const int status = impl.page_run(h, page, &length);
+    return {status, length};
+}
+
+std::string show_run(const run_answer& a) {
+    return a.status == NDSC_OK ? "a run of " + std::to_string(a.length) : status_name(a.status);
+}
+
+// The bank base that puts the end of the spec's buffer `below` aligned pages under 2^32
+// (nullopt when the buffer alone does not fit).
+std::optional<std::uint64_t> base_near_limit(const distribution_spec& s, std::uint64_t below) {
+    distribution_spec probe = s;
+    probe.bank_base = 0;
+    const auto m = model_of(probe);
+    if (!m) return std::nullopt;
+    const big base =
+        big(two_32) - m->reserved_pages_per_core * m->aligned_page_size - big(below) * m->aligned_page_size;
+    if (base < 0) return std::nullopt;
+    return u64(base);
+}
+
+// A spec made for long runs and their ends: shard dims that span the tensor's trailing dims
+// whole (rows follow rows in one shard, and a full shard is followed by the next shard in
+// the core's next slot under contiguous_1d, or round_robin_1d on one core), or not
+// (uneven edges, a shard larger than the tensor); rank 1 to 8; sometimes more cores than
+// shards; grid_2d over a range a little larger than the shard grid.
+bool gen_run_shaped(testkit::entropy& e, const impl_info& info, distribution_spec& out) {
+    for (int attempt = 0; attempt < 32; ++attempt) {
+        distribution_spec s;
+        const auto rank = static_cast<std::size_t>(e.between(info.min_rank, info.max_rank));
+        const std::uint64_t per_dim = rank == 1 ? 48 : rank == 2 ? 12 : rank == 3 ? 6 : rank <= 5 ? 3 : 2;
+        for (std::size_t d = 0; d < rank; ++d) s.tensor.push_back(e.between(1, per_dim));
+        const std::size_t shard_rank = e.chance(25) ? static_cast<std::size_t>(e.between(1, rank)) : rank;
+        // The folded tensor the shard applies to: leading dims multiplied into the first.
+        std::vector<std::uint64_t> folded(shard_rank, 1);
+        for (std::size_t d = 0; d <= rank - shard_rank; ++d) folded[0] *= s.tensor[d];
+        for (std::size_t d = 1; d < shard_rank; ++d) folded[d] = s.tensor[rank - shard_rank + d];
+        for (std::size_t d = 0; d < shard_rank; ++d) {
+            const std::uint64_t t = std::max<std::uint64_t>(folded[d], 1);
+            switch (d == 0 ? e.between(1, 3) : e.between(0, 3)) {
+                case 0:
+                case 1:  // whole: runs go on into the next row
+                    s.shard.push_back(t);
+                    break;
+                case 2:  // a part: full shards and, unless it divides, an uneven edge
+                    s.shard.push_back(e.between(1, t));
+                    break;
+                default:  // larger than the tensor: one shard with padding
+                    s.shard.push_back(t + e.between(1, 2));
+                    break;
+            }
+        }
+        const std::uint64_t kind = e.between(0, 9);
+        s.strat = kind < 4 ? strategy::contiguous_1d : kind < 7 ? strategy::round_robin_1d : strategy::grid_2d;
+        s.orient = e.chance(30) ? orientation::col_major : orientation::row_major;
+        if (s.strat == strategy::grid_2d) {
+            std::uint64_t gw = 1, gh = 1;
+            for (std::size_t d = 0; d < shard_rank; ++d) {
+                const std::uint64_t g = (folded[d] + s.shard[d] - 1) / s.shard[d];
+                (d + 1 == shard_rank ? gw : gh) *= g;
+            }
+            const bool rows = s.orient == orientation::row_major;
+            const std::uint64_t w = (rows ? gw : gh) + e.between(0, 1), h = (rows ? gh : gw) + e.between(0, 1);
+            if (w > 64 || h > 64) continue;
+            s.cores = {{{0, 0}, {static_cast<std::uint32_t>(w - 1), static_cast<std::uint32_t>(h - 1)}}};
+        } else {
+            const auto n = static_cast<std::uint32_t>(e.pick<std::uint64_t>({1, 1, 2, 3, 4, 7, 16}));
+            if (e.chance(50)) {
+                s.cores = {{{0, 0}, {n - 1, 0}}};
+            } else {
+                const auto x = static_cast<std::uint32_t>(e.between(1, 3));
+                s.cores = {{{0, 0}, {x - 1, (n + x - 1) / x - 1}}};
+            }
+        }
+        s.element_size = e.pick<std::uint64_t>({1, 2, 32, 2048});
+        s.alignment = e.pick<std::uint64_t>({1, 1, 16, 64});
+        if (e.chance(8)) s.tensor[e.between(0, rank - 1)] = 0;  // no page at all
+        if (!fit_to_domain(s, info)) continue;
+        if (!model_of(s)) continue;
+        out = std::move(s);
+        return true;
+    }
+    return false;
+}
+
+// A large spec whose runs a check can ask of an implementation that walks a run a shard
+// at a time (ndshard's contiguous_pages does): at most 2^16 shards a core, so that no run
+// crosses more. Small specs are walked whole.
+bool runs_model(const oracle::model& m) {
+    return m.num_pages <= big(walk_limit) || m.max_shards_per_core <= big(1 << 16);
+}
+
+// A fifth of the specs moved to end their buffer exactly at 2^32 or one aligned page below.
+void near_limit_now_and_then(testkit::entropy& e, distribution_spec& s) {
+    if (!e.chance(20)) return;
+    if (const auto base = base_near_limit(s, e.between(0, 1))) {
+        distribution_spec moved = s;
+        moved.bank_base = *base;
+        if (model_of(moved)) s = std::move(moved);
+    }
+}
+
+// 40% run-shaped specs, 45% from the general generator (both walked whole), 15% large ones
+// (sampled).
+bool gen_runs(testkit::entropy& e, const impl_info& info, distribution_spec& out) {
+    distribution_spec s;
+    const std::uint64_t kind = e.between(0, 19);
+    bool made = false;
+    if (kind < 8) {
+        made = gen_run_shaped(e, info, s);
+    } else if (kind < 17) {
+        made = generate_valid(e, info, s, 256, 0);
+    } else {
+        for (int attempt = 0; attempt < 8 && !made; ++attempt) {
+            made = generate_valid(e, info, s, 256, 100);
+            if (made) {
+                const auto m = model_of(s);
+                made = m && runs_model(*m);
+            }
+        }
+    }
+    if (!made) return false;
+    near_limit_now_and_then(e, s);
+    out = std::move(s);
+    return true;
+}
+
+bool fits_runs(const distribution_spec& s, const impl_info& info) {
+    if (!in_domain(s, info)) return false;
+    const auto m = model_of(s);
+    return m && runs_model(*m);
+}
+
+// Maximal runs of a small spec from the oracle's page locations, in one backward pass:
+// run(n-1) = 1; run(p) = run(p+1) + 1 when page p+1 lies on p's core one aligned page
+// above p, else 1.
+std::vector<std::uint64_t> oracle_runs(const std::vector<place>& at, std::uint64_t aligned_page_size) {
+    std::vector<std::uint64_t> run(at.size(), 1);
+    for (std::size_t p = at.size(); p-- > 1;) {
+        const place &here = at[p - 1], next = at[p];
+        if (next.x == here.x && next.y == here.y && next.address == here.address + aligned_page_size)
+            run[p - 1] = run[p] + 1;
+    }
+    return run;
+}
+
+std::vector<place> oracle_places(const oracle::model& m) {
+    std::vector<place> at;
+    const std::uint64_t n = u64(m.num_pages);
+    at.reserve(n);
+    for (std::uint64_t p = 0; p < n; ++p) at.push_back(oracle_page(m, p));
+    return at;
+}
+
+std::optional<finding> check_runs(const loaded_impl& impl, const distribution_spec& s) {
+    const oracle::model m = *model_of(s);
+    const created c(impl, s);
+    if (auto f = expect_accepted(c)) return f;
+    const std::uint64_t n = u64(m.num_pages), step = u64(m.aligned_page_size);
+    if (n <= walk_limit) {
+        const std::vector<place> at = oracle_places(m);
+        const std::vector<std::uint64_t> want = oracle_runs(at, step);
+        for (std::uint64_t p = 0; p < n; ++p) {
+            const run_answer a = ask_run(impl, c.handle(), p);
+            if (a.status != NDSC_OK || a.length != want[p]) {
+                const place& last = at[p + want[p] - 1];
+                std::string why = " (pages " + std::to_string(p) + ".." + std::to_string(p + want[p] - 1) +
+                                  " on core (" + std::to_string(at[p].x) + "," + std::to_string(at[p].y) + ") at " +
+                                  std::to_string(at[p].address) + ".." + std::to_string(last.address);
+                why += p + want[p] < n ? "; page " + std::to_string(p + want[p]) + " at " + show(at[p + want[p]]) + ")"
+                                       : "; the last page)";
+                return finding{text(page_run_call(p)), "a run of " + std::to_string(want[p]) + why, show_run(a)};
+            }
+        }
+        return std::nullopt;
+    }
+    // A large spec: its runs may hold billions of pages, so the claimed run is checked at
+    // points instead of walked: its first, second, second-to-last and last page, 8 pages in
+    // between, and the first page past it (which must be past the tensor or not continue
+    // the run). The compromise: an adapter wrong only at an interior page no sample hits
+    // passes here; the small specs, walked whole, are where such a defect shows.
+    testkit::random_entropy e(spec_hash(s) ^ 0x3C3CU);
+    for (const std::uint64_t p : pages_to_check(m, s)) {
+        const run_answer a = ask_run(impl, c.handle(), p);
+        const std::string query = text(page_run_call(p));
+        if (a.status != NDSC_OK) return finding{query, "a run of at least 1", show_run(a)};
+        if (a.length == 0 || a.length > n - p)
+            return finding{query, "a run of 1.." + std::to_string(n - p) + " (it cannot pass the last page)",
+                           show_run(a)};
+        const place first = oracle_page(m, p);
+        std::vector<std::uint64_t> inside = {1, a.length - 2, a.length - 1};
+        for (int i = 0; i < 8; ++i) inside.push_back(e.between(0, a.length - 1));
+        for (const std::uint64_t j : inside) {
+            if (j == 0 || j >= a.length) continue;
+            const place got = oracle_page(m, p + j);
+            if (!(got.x == first.x && got.y == first.y && got.address == first.address + j * step))
+                return finding{query,
+                               "no run through page " + std::to_string(p + j) + ", which lies at " + show(got) +
+                                   " (page " + std::to_string(p) + " at " + show(first) + ")",
+                               show_run(a)};
+        }
+        if (p + a.length < n) {
+            const place past = oracle_page(m, p + a.length);
+            if (past.x == first.x && past.y == first.y && past.address == first.address + a.length * step)
+                return finding{query,
+                               "a longer run: page " + std::to_string(p + a.length) + " lies at " + show(past) +
+                                   ", the next aligned page of page " + std::to_string(p) + "'s core",
+                               show_run(a)};
+        }
+    }
+    return std::nullopt;
+}
+
+// ---- thread_split_iteration
+
+struct thread_choice {
+    std::uint32_t thread, threads;
+};
+
+// The (thread, threads) pairs asked of a spec of n pages whose longest oracle run is
+// `run` and whose shard holds `volume` slots: one thread; a few threads, dividing the run
+// lengths or not; as many threads as the longest run, one more and one fewer; more threads
+// than pages (a thread past the last page holds none); and each with thread 0, 1, a middle
+// one, the last, and the one that holds the last page. A share above `share_limit` pages
+// is not asked (a larger spec is split among enough threads). Deterministic in the spec,
+// so that a shrunk spec is asked alike.
+std::vector<thread_choice> thread_choices(std::uint64_t n, std::uint64_t run, std::uint64_t volume,
+                                          std::uint64_t share_limit) {
+    std::vector<std::uint64_t> counts = {1, 2, 3, 4, 5, 7, run, run + 1, volume, volume + 1, n, n + 1, n + 3};
+    if (run > 1) counts.push_back(run - 1);
+    if (n > 0) counts.push_back(2 * n - 1);
+    const std::uint64_t least = n / share_limit + 1;  // every share at most share_limit pages
+    counts.push_back(least);
+    counts.push_back(least + 1);
+    counts.push_back(least * 3 + 2);
+    std::vector<thread_choice> out;
+    std::set<std::pair<std::uint64_t, std::uint64_t>> seen;
+    for (const std::uint64_t k : counts) {
+        if (k == 0 || k > UINT32_MAX || (n + k - 1) / k > share_limit) continue;
+        for (const std::uint64_t i : {std::uint64_t{0}, std::uint64_t{1}, k / 2, k - 1, n > 0 ? (n - 1) % k : 0})
+            if (i < k && seen.insert({i, k}).second)
+                out.push_back({static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(k)});
+    }
+    return out;
+}
+
+// The specs of thread_split_iteration: at most 2^20 pages, since an implementation may
+// walk every run before a thread's first page and between its pages (ndshard's
+// page_iterator does, as a device thread would).
+bool thread_model(const oracle::model& m) { return m.num_pages <= big(1 << 20); }
+
+bool fits_thread_split(const distribution_spec& s, const impl_info& info) {
+    if (!in_domain(s, info)) return false;
+    const auto m = model_of(s);
+    return m && thread_model(*m);
+}
+
+std::string show_share(std::span<const ndsc_page_location> v) {
+    std::string out = "[";
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        if (i == 8) {
+            out += ",... (" + std::to_string(v.size()) + " in all)";
+            break;
+        }
+        out += (i ? ", " : "") + std::to_string(v[i].page_id) + "@(" + std::to_string(v[i].core_x) + "," +
+               std::to_string(v[i].core_y) + "):" + std::to_string(v[i].address);
+    }
+    return out + "]";
+}
+
+std::optional<finding> check_thread_split(const loaded_impl& impl, const distribution_spec& s) {
+    const oracle::model m = *model_of(s);
+    const created c(impl, s);
+    if (auto f = expect_accepted(c)) return f;
+    const std::uint64_t n = u64(m.num_pages);
+    // Small specs: every page's oracle location once, and the longest run for the choices.
+    std::vector<place> at;
+    std::uint64_t longest = 1;
+    if (n <= walk_limit) {
+        at = oracle_places(m);
+        for (const std::uint64_t r : oracle_runs(at, u64(m.aligned_page_size))) longest = std::max(longest, r);
+    }
+    auto expected_at = [&](std::uint64_t p) { return n <= walk_limit ? at[p] : oracle_page(m, p); };
+    ndsc_page_location blank{};
+    std::memset(&blank, 0xA5, sizeof blank);
+    auto is_blank = [&](const ndsc_page_location& l) { return std::memcmp(&l, &blank, sizeof l) == 0; };
+    // A spec past the walk is located page by page: its shares are kept to 512 pages.
+    const std::uint64_t share_limit = n <= walk_limit ? std::max<std::uint64_t>(n, 1) : 512;
+    for (const thread_choice& tc : thread_choices(n, longest, u64(m.shard_volume), share_limit)) {
+        const std::uint64_t held = tc.thread < n ? (n - 1 - tc.thread) / tc.threads + 1 : 0;
+        const call query = thread_pages_call(tc.thread, tc.threads);
+        std::vector<ndsc_page_location> buffer(held + 4, blank);
+        std::uint64_t count = ~std::uint64_t{0};
+        note(query);
+        const int status = impl.thread_pages(c.handle(), tc.thread, tc.threads, buffer.data(), buffer.size(), &count);
+        const std::string want = held == 0 ? std::string("no page (NDSC_OK, count 0)")
+                                           : std::to_string(held) + (held == 1 ? " page: " : " pages: ") +
+                                                 std::to_string(tc.thread) + ", " + std::to_string(tc.thread) + " + " +
+                                                 std::to_string(tc.threads) + ", ... below " + std::to_string(n);
+        auto count_text = [](std::uint64_t k) {
+            return k == ~std::uint64_t{0} ? std::string("the count not set") : "count " + std::to_string(k);
+        };
+        if (status != NDSC_OK) return finding{text(query), want, status_name(status) + " with " + count_text(count)};
+        if (count != held)
+            return finding{text(query), want,
+                           std::to_string(count) + (count == 1 ? " page" : " pages") +
+                               (count <= buffer.size()
+                                    ? ": " + show_share(std::span(buffer.data(), static_cast<std::size_t>(count)))
+                                    : std::string(" (more than the capacity)"))};
+        for (std::uint64_t j = 0; j < held; ++j) {
+            const std::uint64_t p = tc.thread + j * tc.threads;
+            const place w = expected_at(p);
+            const ndsc_page_location& g = buffer[j];
+            if (g.page_id != p || g.core_x != w.x || g.core_y != w.y || g.address != w.address)
+                return finding{
+                    text(query) + " element " + std::to_string(j), "page " + std::to_string(p) + " at " + show(w),
+                    "page " + std::to_string(g.page_id) + " at " + show(place{g.core_x, g.core_y, g.address})};
+        }
+        for (std::size_t k = held; k < buffer.size(); ++k)
+            if (!is_blank(buffer[k]))
+                return finding{text(query) + " with capacity " + std::to_string(buffer.size()),
+                               want + ", nothing written at index " + std::to_string(held) + " or later",
+                               "element " + std::to_string(k) + " written"};
+        // A capacity one short: NDSC_BUFFER_TOO_SMALL, the count, nothing written at or past it.
+        if (held == 0) continue;
+        std::vector<ndsc_page_location> short_buffer(held + 3, blank);
+        const std::uint64_t capacity = held - 1;
+        count = ~std::uint64_t{0};
+        note(query);
+        const int short_status =
+            impl.thread_pages(c.handle(), tc.thread, tc.threads, short_buffer.data(), capacity, &count);
+        const std::string short_query = text(query) + " with capacity " + std::to_string(capacity);
+        const std::string short_want = "NDSC_BUFFER_TOO_SMALL with count " + std::to_string(held);
+        if (short_status != NDSC_BUFFER_TOO_SMALL || count != held)
+            return finding{short_query, short_want, status_name(short_status) + " with " + count_text(count)};
+        for (std::uint64_t k = capacity; k < short_buffer.size(); ++k)
+            if (!is_blank(short_buffer[k]))
+                return finding{
+                    short_query, short_want + ", nothing written at index " + std::to_string(capacity) + " or later",
+                    "page " + std::to_string(short_buffer[k].page_id) + " written at index " + std::to_string(k)};
+    }
+    return std::nullopt;
+}
+
+// 40% run-shaped specs, 45% from the general generator (all their pages located once),
+// 15% medium ones split among enough threads that a share stays below 512 pages.
+bool gen_thread_split(testkit::entropy& e, const impl_info& info, distribution_spec& out) {
+    distribution_spec s;
+    const std::uint64_t kind = e.between(0, 19);
+    bool made = false;
+    if (kind < 8) {
+        made = gen_run_shaped(e, info, s);
+    } else if (kind < 17) {
+        made = generate_valid(e, info, s, 256, 0);
+    } else {
+        for (int attempt = 0; attempt < 64 && !made; ++attempt) {
+            testkit::spec_options o;
+            o.max_pages = 1 << 18;
+            o.max_cores = 4096;
+            o.allow_grid_2d = info.has_strategy(NDSC_GRID_2D);
+            s = testkit::generate_spec(e, o);
+            if (!fit_to_domain(s, info)) continue;
+            const auto m = model_of(s);
+            made = m && thread_model(*m) && m->num_pages > big(walk_limit);
+        }
+    }
+    if (!made) return false;
+    near_limit_now_and_then(e, s);
+    out = std::move(s);
+    return true;
+}
+
 // ---- interleaved_equivalence
 
 std::string need_interleaved(const impl_info& info) {
@@ -1265,6 +1657,31 @@ std::optional<finding> check_out_of_range(const loaded_impl& impl, const distrib
                 return f;
         }
     }
+    if (impl.page_run) {
+        const std::uint64_t n = u64(m.num_pages);
+        auto bad_run = [&](std::uint64_t p, const std::string& why) -> std::optional<finding> {
+            const run_answer a = ask_run(impl, c.handle(), p);
+            if (a.status == NDSC_OUT_OF_RANGE) return std::nullopt;
+            return finding{text(page_run_call(p)) + ", " + why, want, show_run(a)};
+        };
+        if (auto f = bad_run(n, "the page count")) return f;
+        for (const std::uint64_t p : {two_32, two_32 + n / 2, ~std::uint64_t{0}})
+            if (auto f = bad_run(p, "past 32 bits")) return f;
+    }
+    if (impl.thread_pages) {
+        // No thread at all, and a thread number at or past the thread count.
+        for (const auto& [thread, threads] : std::initializer_list<std::pair<std::uint32_t, std::uint32_t>>{
+                 {0, 0}, {1, 0}, {1, 1}, {3, 3}, {4, 3}, {UINT32_MAX, UINT32_MAX}}) {
+            ndsc_page_location buffer[4] = {};
+            std::uint64_t count = 0;
+            note(thread_pages_call(thread, threads));
+            const int status = impl.thread_pages(c.handle(), thread, threads, buffer, 4, &count);
+            if (status != NDSC_OUT_OF_RANGE)
+                return finding{text(thread_pages_call(thread, threads)) +
+                                   (threads == 0 ? ", no thread" : ", a thread past the thread count"),
+                               want, status_name(status) + " with count " + std::to_string(count)};
+        }
+    }
     if (impl.core_pages) {
         // Cores not in the list: past the largest x; at a listed x below the largest y; a
         // listed core moved by 2^8 or 2^16 in x or y (what a coordinate kept in too few bits
@@ -1345,6 +1762,13 @@ const std::vector<law>& all_laws() {
         {"iteration_order",
          "ndsc_core_pages(c) is the oracle's real pages of c in device order, within the buffer's capacity",
          need_core_pages, gen_iteration, fits_iteration, check_iteration, retarget_address},
+        {"contiguous_runs",
+         "ndsc_page_run(p) is the oracle's maximal run from p: consecutive pages at consecutive aligned pages of "
+         "p's core",
+         need_page_run, gen_runs, fits_runs, check_runs, retarget_address},
+        {"thread_split_iteration",
+         "ndsc_thread_pages(i, k) is pages i, i+k, ... with the oracle's locations, within the buffer's capacity",
+         need_thread_pages, gen_thread_split, fits_thread_split, check_thread_split, retarget_address},
         {"interleaved_equivalence", "every shard dim 1: page i -> bank i % B, offset i / B", need_interleaved,
          gen_interleaved, fits_interleaved, check_interleaved, retarget_address},
         {"legacy_equivalence", "HEIGHT / WIDTH / BLOCK specs agree with the legacy formulas", need_legacy, gen_legacy,

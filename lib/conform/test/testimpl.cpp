@@ -8,6 +8,10 @@
 //   iter_skip_last      ndsc_core_pages leaves out each core's last page
 //   crash               SIGSEGV in ndsc_locate_page on page 3 of a spec with 2+ cores
 //   hang                ndsc_locate_page never returns for page 5
+// It leaves out the version-2 queries (ndsc_page_run, ndsc_thread_pages): their laws report
+// themselves unavailable. NDSC_TESTIMPL_DESCRIBE (read by ndsc_describe) misdeclares them:
+//   v1_page_run         abi_version 1 with NDSC_Q_PAGE_RUN (a bit of version 2)
+//   v2_thread_pages     abi_version 2 with NDSC_Q_THREAD_PAGES, whose symbol is not exported
 #include <cstdlib>
 #include <cstring>
 #include <optional>
@@ -65,6 +69,14 @@ NDSC_EXPORT int ndsc_describe(ndsc_info* info) {
     info->page_kinds = 0x7;
     info->min_rank = 1;
     info->max_rank = NDSC_MAX_RANK;
+    const char* describe = std::getenv("NDSC_TESTIMPL_DESCRIBE");
+    const std::string how = describe ? describe : "";
+    if (how == "v1_page_run") {
+        info->abi_version = 1;
+        info->queries |= NDSC_Q_PAGE_RUN;
+    } else if (how == "v2_thread_pages") {
+        info->queries |= NDSC_Q_THREAD_PAGES;
+    }
     return NDSC_OK;
 }
 

@@ -466,8 +466,8 @@ std::unique_ptr<command_line> build_command_line(std::size_t only) {
             "(the spec as `ndshard map` flags, the query, expected, got) and the command that replays it.\n"
             "Exit 0 when every applicable law passes, 1 when one fails, 2 for a bad flag or an impl that\n"
             "cannot be loaded. Laws: acceptance, address_limit_32bit, page_placement, bijectivity, balance,\n"
-            "coord_page_agreement, shard_addressing, iteration_order, interleaved_equivalence,\n"
-            "legacy_equivalence, determinism, out_of_range.\n" +
+            "coord_page_agreement, shard_addressing, iteration_order, contiguous_runs,\n"
+            "thread_split_iteration, interleaved_equivalence, legacy_equivalence, determinism, out_of_range.\n" +
             examples({"ndshard conform --impl ./libmy_accessor.so",
                       "ndshard conform --impl ./libmy_accessor.so --law '^page_placement$' --seed 5 --cases 12",
                       "ndshard conform --impl ./libmy_accessor.so --cases 10000 --json > report.json"}));

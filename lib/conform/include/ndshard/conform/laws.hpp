@@ -18,13 +18,23 @@
 //   iteration_order         core_pages(c) equals the oracle's real pages of c in device order;
 //                           a capacity one short is NDSC_BUFFER_TOO_SMALL with the count and
 //                           nothing written past it; grid_2d cores trimmed off the grid hold none
+//   contiguous_runs         ndsc_page_run(p) is the maximal run from p (pages p, p+1, ... at
+//                           consecutive aligned pages of p's core), from the oracle's locations:
+//                           every page of a small spec; on a large one sampled pages, their
+//                           claimed runs checked at both ends, inside and one page past
+//   thread_split_iteration  ndsc_thread_pages(i, k) is pages i, i+k, i+2k, ... below the page
+//                           count with the oracle's locations (one thread, k dividing the runs
+//                           or not, more threads than pages, the last thread); a capacity one
+//                           short is NDSC_BUFFER_TOO_SMALL with the count, nothing written past it
 //   interleaved_equivalence every shard dim 1: page i -> bank i % B, offset i / B
 //   legacy_equivalence      HEIGHT / WIDTH / BLOCK specs agree with the legacy formulas
 //   determinism             two handles of one spec answer alike; the spec's memory is
 //                           not used after ndsc_create returns
 //   out_of_range            a page id, coordinate, shard slot or core outside the spec
 //                           is NDSC_OUT_OF_RANGE: past the end, past 32 bits with valid low
-//                           bits, a coordinate of the wrong rank, a core in a hole of the list
+//                           bits, a coordinate of the wrong rank, a core in a hole of the list;
+//                           ndsc_page_run past the last page, ndsc_thread_pages with no thread
+//                           or a thread at or past the thread count
 #pragma once
 
 #include <cstdint>
