@@ -4,7 +4,9 @@ and judges the report against what the adapter is (conformance/CMakeLists.txt).
 
   run_conform.py pass   --ndshard BIN --impl SO --name N [--abi-version V] [run options]
       the implementation must pass: exit 0, no law failed, at least one law passed;
-      with --abi-version, the report must show that ABI version.
+      with --abi-version, the report must show that ABI version; with --passed L1,L2 those
+      laws must have passed (not been skipped); with --skipped L1,L2 those laws must have
+      been skipped with a reason that names what the implementation does not declare.
   run_conform.py defect --ndshard BIN --impl SO --name N --expectations FILE [run options]
       the defect must be caught: exit 1 (never a signal, also when the module crashes or
       hangs), every law FILE lists for N failed, and each of those counterexamples is
@@ -140,6 +142,16 @@ def check_pass(args):
         errors.append("a law did not pass")
     if n["passed"] == 0:
         errors.append("no law passed (everything skipped proves nothing)")
+    by_name = {law.get("name"): law for law in report["laws"]}
+    for name in filter(None, (args.passed or "").split(",")):
+        status = (by_name.get(name) or {}).get("status")
+        if status != "passed":
+            errors.append(f"law {name} is {status or 'not in the report'}, it must pass")
+    for name in filter(None, (args.skipped or "").split(",")):
+        law = by_name.get(name) or {}
+        if law.get("status") != "skipped" or "does not declare" not in (law.get("reason") or ""):
+            errors.append(f"law {name} is {law.get('status') or 'not in the report'} ({law.get('reason')!r}); "
+                          "it must be skipped for a query the implementation does not declare")
     if args.abi_version is not None:
         got = (report.get("impl") or {}).get("abi_version")
         if got != args.abi_version:
@@ -268,6 +280,8 @@ def main():
     parser.add_argument("--expectations")
     parser.add_argument("--results")
     parser.add_argument("--abi-version", type=int)
+    parser.add_argument("--passed", help="pass: comma-separated laws that must have passed (not skipped)")
+    parser.add_argument("--skipped", help="pass: comma-separated laws that must be skipped as undeclared")
     parser.add_argument("--readme")
     parser.add_argument("--cxx")
     parser.add_argument("--include")

@@ -66,6 +66,27 @@
 //                                       in device order
 //   NDSC_DEFECT_VOLUME_WRAPS            the shard volume multiplied without saturation: a shard
 //                                       [2, 2^63] has volume 0 and is accepted
+//
+// Defects of the version-2 queries (ndsc_page_run, ndsc_thread_pages), one class each:
+//   NDSC_DEFECT_RUN_CROSSES_SHARD       a run goes on to the end of the tensor's row, over the
+//                                       boundary of shards that split it
+//   NDSC_DEFECT_RUN_OVER_PADDING        an edge shard's run is measured with the full shard
+//                                       extent, as if its padding slots were pages
+//   NDSC_DEFECT_RUN_IGNORES_CORE        a run goes on into the next shard whenever its first
+//                                       offset follows, without asking whether it is on the
+//                                       same core (round-robin: shard P-1 ends at offset V,
+//                                       shard P begins at offset V of core 0)
+//   NDSC_DEFECT_THREAD_SKIPS_LAST       a thread's share stops one page early (`p + 1 < n`),
+//                                       leaving out the last page when it is that thread's
+//   NDSC_DEFECT_THREAD_STARTS_BLOCK     thread i starts at page i * ceil(n / k), as in a split
+//                                       into blocks, then steps by k
+//   NDSC_DEFECT_THREAD_STEP_RESETS_AT_RUN a step of k pages that passes a run's end lands on the
+//                                       next run's first page (the rest of the step dropped),
+//                                       as a run-walking iterator that does not carry
+//   NDSC_DEFECT_THREADS_ABOVE_PAGES     more threads than pages is refused (NDSC_OUT_OF_RANGE)
+//                                       instead of leaving the threads past the last page none
+//   NDSC_DEFECT_THREAD_COUNT_CAPACITY   a share larger than the buffer reports the number of
+//                                       elements written, not the number needed
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -473,6 +494,53 @@ std::string build(const ndsc_spec& c, ndsc_handle& h) {
     return {};
 }
 
+// The run from page p: the pages that follow q = p in both page-id order and device order
+// inside q's shard, then on through the next shard while its first page is on p's core at
+// the offset that follows. Inside a shard: with j the outermost dim whose inner dims all
+// span the tensor whole (S == T), the pages from q to the end of the shard's real extent
+// along j are consecutive page ids at consecutive offsets; past that block the next page
+// id leaves the shard (or the tensor).
+u64 run_from(const ndsc_handle& h, u64 p) {
+    const place start = locate_id(h, p);
+    u64 run = 0, q = p;
+    for (;;) {
+        u64 c[NDSC_MAX_RANK] = {};
+        u64 rest = q;
+        for (std::uint32_t d = h.rank; d-- > 0;) {
+            c[d] = rest % h.T[d];
+            rest /= h.T[d];
+        }
+        std::uint32_t j = h.rank - 1;
+        while (j > 0 && h.S[j] == h.T[j]) --j;
+        u64 inner = 1, below = 0;  // pages of one step along j, and q's position among them
+        for (std::uint32_t d = j + 1; d < h.rank; ++d) {
+            inner *= h.T[d];
+            below = below * h.T[d] + c[d];
+        }
+#if defined(NDSC_DEFECT_RUN_CROSSES_SHARD)
+        const u64 end = h.T[j];  // the tensor's edge, whatever shard boundary lies before it
+#else
+        const u64 first = c[j] / h.S[j] * h.S[j];  // where q's shard begins along j
+#endif
+#if defined(NDSC_DEFECT_RUN_CROSSES_SHARD)
+#elif defined(NDSC_DEFECT_RUN_OVER_PADDING)
+        const u64 end = first + h.S[j];            // the full shard, padding included
+#else
+        const u64 end = first + std::min(h.S[j], h.T[j] - first);
+#endif
+        const u64 seg = (end - c[j]) * inner - below;
+        run += seg;
+        q += seg;
+        if (q >= h.num_pages) return run;
+        const place next = locate_id(h, q);
+#if defined(NDSC_DEFECT_RUN_IGNORES_CORE)
+        if (next.offset != start.offset + run) return run;
+#else
+        if (next.core != start.core || next.offset != start.offset + run) return run;
+#endif
+    }
+}
+
 int answer(const ndsc_handle* h, place at, ndsc_location* out) {
     const xy core = h->core_view[at.core];
 #if defined(NDSC_DEFECT_CORE_COORD_8BIT)
@@ -489,10 +557,12 @@ extern "C" {
 
 NDSC_EXPORT int ndsc_describe(ndsc_info* info) {
 #if defined(NDSC_DEFECT_NAME)
-    return ndsc_support::describe_full_domain(info, "plain-defect-" NDSC_DEFECT_NAME, "1.0");
+    const int status = ndsc_support::describe_full_domain(info, "plain-defect-" NDSC_DEFECT_NAME, "2.0");
 #else
-    return ndsc_support::describe_full_domain(info, "plain", "1.0");
+    const int status = ndsc_support::describe_full_domain(info, "plain", "2.0");
 #endif
+    info->queries |= NDSC_Q_PAGE_RUN | NDSC_Q_THREAD_PAGES;
+    return status;
 }
 
 NDSC_EXPORT int ndsc_create(const ndsc_spec* spec, ndsc_handle** out, char* reason, size_t reason_size) {
@@ -633,6 +703,50 @@ NDSC_EXPORT int ndsc_core_pages(const ndsc_handle* h, uint32_t core_x, uint32_t 
 #else
     return ndsc_support::put_pages(held, pages, capacity, count);
 #endif
+}
+
+NDSC_EXPORT int ndsc_page_run(const ndsc_handle* h, uint64_t page_id, uint64_t* length) {
+    if (length == nullptr || page_id >= h->num_pages) return NDSC_OUT_OF_RANGE;
+    *length = run_from(*h, page_id);
+    return NDSC_OK;
+}
+
+NDSC_EXPORT int ndsc_thread_pages(const ndsc_handle* h, uint32_t thread, uint32_t threads, ndsc_page_location* pages,
+                                  uint64_t capacity, uint64_t* count) {
+    if (count == nullptr || threads == 0 || thread >= threads) return NDSC_OUT_OF_RANGE;
+#if defined(NDSC_DEFECT_THREADS_ABOVE_PAGES)
+    if (threads > h->num_pages) return NDSC_OUT_OF_RANGE;
+#endif
+    const u64 n = h->num_pages, k = threads;
+    u64 held = 0;
+    auto visit = [&](u64 p) {
+        if (held < capacity && pages != nullptr) {
+            const place at = locate_id(*h, p);
+            const xy core = h->core_view[at.core];
+            pages[held] = ndsc_page_location{p, core.x, core.y, address_of(*h, at.offset)};
+        }
+        ++held;
+    };
+#if defined(NDSC_DEFECT_THREAD_SKIPS_LAST)
+    for (u64 p = thread; p + 1 < n; p += k) visit(p);
+#elif defined(NDSC_DEFECT_THREAD_STARTS_BLOCK)
+    for (u64 p = thread * ceil_div(n, k); p < n; p += k) visit(p);
+#elif defined(NDSC_DEFECT_THREAD_STEP_RESETS_AT_RUN)
+    for (u64 p = thread; p < n;) {
+        visit(p);
+        const u64 run_end = p + run_from(*h, p);
+        p = p + k < run_end ? p + k : run_end;
+    }
+#else
+    for (u64 p = thread; p < n; p += k) visit(p);
+#endif
+#if defined(NDSC_DEFECT_THREAD_COUNT_CAPACITY)
+    *count = std::min(held, capacity);
+#else
+    *count = held;
+#endif
+    if (held > capacity) return NDSC_BUFFER_TOO_SMALL;
+    return held > 0 && pages == nullptr ? NDSC_OUT_OF_RANGE : NDSC_OK;
 }
 
 }  // extern "C"

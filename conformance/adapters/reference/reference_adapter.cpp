@@ -1,19 +1,27 @@
 // ndsc_reference: ndshard's own host library behind the conformance C ABI
 // (lib/include/ndshard/conformance.h). make_distribution validates the spec (a rejection
-// carries its spec_error message); page_layout answers every query. This adapter is the
-// dogfood of the interface: it must pass every law of `ndshard conform`.
+// carries its spec_error message); page_layout answers the version-1 queries, and the
+// accessor itself (an all-runtime one, made from make_accessor_words as a kernel's would
+// be) answers the version-2 ones: ndsc_page_run is accessor::contiguous_pages and
+// ndsc_thread_pages is accessor::pages(thread, threads), its page_iterator. This adapter is
+// the dogfood of the interface: it must pass every law of `ndshard conform`.
 #include <cstdint>
 #include <exception>
+#include <memory>
 #include <new>
 #include <string>
 #include <vector>
 
 #include "adapter_support.hpp"
+#include "ndshard/accessor.hpp"
+#include "ndshard/args.hpp"
 #include "ndshard/conformance.h"
 #include "ndshard/distribution.hpp"
 
 struct ndsc_handle {
     ndshard::distribution dist;
+    ndshard::accessor_words words;  // all-runtime accessor arguments of dist
+    bool has_words = false;         // false when make_accessor_words refused dist
 };
 
 namespace {
@@ -62,18 +70,35 @@ int answer(const ndsc_handle* h, const ndshard::page_place<std::uint64_t>& at, n
     return ndsc_support::put_location(out, core.x, core.y, h->dist.byte_address(at.device_offset));
 }
 
+// f(accessor) for the handle's distribution, as a kernel with all-runtime arguments sees it.
+template <class F>
+void with_accessor(const ndsc_handle* h, F&& f) {
+    ndshard::with_runtime_accessor(h->words, static_cast<std::uint32_t>(h->dist.bank_base),
+                                   static_cast<std::uint32_t>(h->dist.aligned_page_size), f);
+}
+
 }  // namespace
 
 extern "C" {
 
 NDSC_EXPORT int ndsc_describe(ndsc_info* info) {
-    return ndsc_support::describe_full_domain(info, "ndshard-reference", "0.1.0");
+    const int status = ndsc_support::describe_full_domain(info, "ndshard-reference", "0.2.0");
+    info->queries |= NDSC_Q_PAGE_RUN | NDSC_Q_THREAD_PAGES;
+    return status;
 }
 
 NDSC_EXPORT int ndsc_create(const ndsc_spec* spec, ndsc_handle** out, char* reason, size_t reason_size) {
     if (out == nullptr || !ndsc_support::spec_in_abi_domain(spec)) return NDSC_UNSUPPORTED;
     try {
-        *out = new ndsc_handle{ndshard::make_distribution(to_spec(*spec))};
+        auto h = std::make_unique<ndsc_handle>(ndsc_handle{ndshard::make_distribution(to_spec(*spec)), {}, false});
+        try {
+            h->words = ndshard::make_accessor_words(h->dist, ndshard::arg::all_runtime);
+            h->has_words = true;
+        } catch (const std::exception&) {
+            // An accepted spec the accessor cannot take: its queries answer NDSC_UNSUPPORTED,
+            // which the laws report as a failure.
+        }
+        *out = h.release();
         return NDSC_OK;
     } catch (const ndshard::spec_error& e) {
         ndsc_support::write_reason(reason, reason_size, e.what());
@@ -134,6 +159,40 @@ NDSC_EXPORT int ndsc_core_pages(const ndsc_handle* h, uint32_t core_x, uint32_t 
         return NDSC_UNSUPPORTED;
     }
     return ndsc_support::put_pages(held, pages, capacity, count);
+}
+
+NDSC_EXPORT int ndsc_page_run(const ndsc_handle* h, uint64_t page_id, uint64_t* length) {
+    if (length == nullptr || page_id >= h->dist.num_pages()) return NDSC_OUT_OF_RANGE;
+    if (!h->has_words) return NDSC_UNSUPPORTED;
+    try {
+        with_accessor(h, [&](const auto& a) { *length = a.contiguous_pages(static_cast<std::uint32_t>(page_id)); });
+    } catch (const std::exception&) {
+        return NDSC_UNSUPPORTED;
+    }
+    return NDSC_OK;
+}
+
+NDSC_EXPORT int ndsc_thread_pages(const ndsc_handle* h, uint32_t thread, uint32_t threads, ndsc_page_location* pages,
+                                  uint64_t capacity, uint64_t* count) {
+    if (count == nullptr || threads == 0 || thread >= threads) return NDSC_OUT_OF_RANGE;
+    if (!h->has_words) return NDSC_UNSUPPORTED;
+    std::uint64_t held = 0;
+    try {
+        with_accessor(h, [&](const auto& a) {
+            for (const ndshard::page_ref r : a.pages(thread, threads)) {
+                if (held < capacity && pages != nullptr) {
+                    const ndshard::noc_addr at = a.noc_address_of(r);
+                    pages[held] = ndsc_page_location{r.page_id, at.x, at.y, at.addr};
+                }
+                ++held;
+            }
+        });
+    } catch (const std::exception&) {
+        return NDSC_UNSUPPORTED;
+    }
+    *count = held;
+    if (held > capacity) return NDSC_BUFFER_TOO_SMALL;
+    return held > 0 && pages == nullptr ? NDSC_OUT_OF_RANGE : NDSC_OK;
 }
 
 }  // extern "C"
