@@ -5,9 +5,14 @@
 
 #include <cstdlib>
 #include <iostream>
+#include <map>
 #include <sstream>
+#include <string>
 
+#include "ndshard/conform/laws.hpp"
 #include "ndshard/conform/runner.hpp"
+#include "ndshard/conform/specs.hpp"
+#include "ndshard/testkit/spec_gen.hpp"
 
 namespace ndshard::conform {
 namespace {
@@ -143,6 +148,39 @@ TEST(Conform, JsonReport) {
     EXPECT_NE(s.find("\"status\":\"failed\""), std::string::npos) << s;
     EXPECT_NE(s.find("\"counterexample\":{\"spec\":\"--tensor"), std::string::npos) << s;
     EXPECT_NE(s.find("\"passed\":0,\"failed\":2,\"skipped\":0}"), std::string::npos) << s;
+}
+
+// The generators of the two version-2 laws reach the hard cases of runs and thread splits,
+// and every spec they make belongs to their law (the shrinker's membership test).
+TEST(Conform, VersionTwoLawsReachTheHardCases) {
+    impl_info full;
+    full.name = "full domain";
+    full.abi_version = NDSC_ABI_VERSION;
+    full.queries = NDSC_Q_PAGE_ID | NDSC_Q_PAGE_COORD | NDSC_Q_SHARD_PAGE | NDSC_Q_CORE_PAGES | NDSC_Q_PAGE_RUN |
+                   NDSC_Q_THREAD_PAGES;
+    full.strategies = 0x7;
+    full.page_kinds = 0x7;
+    for (const char* name : {"contiguous_runs", "thread_split_iteration"}) {
+        const law* l = find_law(name);
+        ASSERT_NE(l, nullptr) << name;
+        EXPECT_EQ(l->unavailable(full), "") << name;
+        std::map<std::string, int> seen;
+        for (std::uint64_t i = 0; i < 1500; ++i) {
+            testkit::random_entropy e(i * 7919 + 17);
+            distribution_spec s;
+            if (!l->generate(e, full, s)) continue;
+            ++seen["generated"];
+            EXPECT_TRUE(l->fits(s, full)) << name << ": a generated spec does not fit its own law";
+            for (const std::string& f : testkit::features(s)) ++seen[f];
+            if (total_pages(s) > 4096) ++seen["large"];
+        }
+        std::string all;
+        for (const auto& [f, n] : seen) all += f + "=" + std::to_string(n) + " ";
+        for (const char* f : {"rank:1", "rank:8", "uneven", "cores>shards", "zero_dim", "strategy:contiguous_1d",
+                              "strategy:round_robin_1d", "strategy:grid_2d", "base_at_limit", "large"})
+            EXPECT_GT(seen[f], 0) << name << " never generated " << f << ": " << all;
+        EXPECT_GT(seen["generated"], 1400) << name << ": " << all;
+    }
 }
 
 TEST(Conform, BadFilterAndBadImpl) {
