@@ -24,8 +24,9 @@
 //                           claimed runs checked at both ends, inside and one page past
 //   thread_split_iteration  ndsc_thread_pages(i, k) is pages i, i+k, i+2k, ... below the page
 //                           count with the oracle's locations (one thread, k dividing the runs
-//                           or not, more threads than pages, the last thread); a capacity one
-//                           short is NDSC_BUFFER_TOO_SMALL with the count, nothing written past it
+//                           or not, more threads than pages, the last thread); a capacity of the
+//                           share is enough; one short or half is NDSC_BUFFER_TOO_SMALL with
+//                           the count, nothing written past it
 //   interleaved_equivalence every shard dim 1: page i -> bank i % B, offset i / B
 //   legacy_equivalence      HEIGHT / WIDTH / BLOCK specs agree with the legacy formulas
 //   determinism             two handles of one spec answer alike; the spec's memory is
