@@ -2,9 +2,10 @@
  * under test (a shared library) exposes its ND-sharding address map to ndshard's laws.
  *
  * C99, no C++ types, no ndshard headers: an adapter includes this file and nothing else
- * of ndshard. It exports the six functions declared at the bottom with C linkage; the
- * runner finds them with dlsym. Everything is plain data passed by pointer. Version 2
- * adds two optional queries, ndsc_page_run and ndsc_thread_pages (see "Version 2" below).
+ * of ndshard. It exports the functions declared at the bottom with C linkage (three
+ * required, the queries it declares in ndsc_info); the runner finds them with dlsym.
+ * Everything is plain data passed by pointer. Version 2 adds two optional queries,
+ * ndsc_page_run and ndsc_thread_pages (see "Version 2" below).
  *
  * Stability. NDSC_ABI_VERSION is the version this header describes. Every struct the
  * runner passes IN starts with `struct_size`: later versions only append fields, and an
