@@ -1102,29 +1102,37 @@ void near_limit_now_and_then(testkit::entropy& e, distribution_spec& s) {
     }
 }
 
-// 40% run-shaped specs, 45% from the general generator (both walked whole), 15% large ones
-// (sampled).
-bool gen_runs(testkit::entropy& e, const impl_info& info, distribution_spec& out) {
+// The specs of the version-2 laws: 40% run-shaped, 45% from the general generator (small
+// enough to be checked whole), 15% made by the law's `large` (checked in part); a fifth
+// of them end their buffer at or just below 2^32.
+bool gen_v2_mix(testkit::entropy& e, const impl_info& info, distribution_spec& out,
+                bool (*large)(testkit::entropy&, const impl_info&, distribution_spec&)) {
     distribution_spec s;
     const std::uint64_t kind = e.between(0, 19);
-    bool made = false;
-    if (kind < 8) {
-        made = gen_run_shaped(e, info, s);
-    } else if (kind < 17) {
-        made = generate_valid(e, info, s, 256, 0);
-    } else {
-        for (int attempt = 0; attempt < 8 && !made; ++attempt) {
-            made = generate_valid(e, info, s, 256, 100);
-            if (made) {
-                const auto m = model_of(s);
-                made = m && runs_model(*m);
-            }
-        }
-    }
+    const bool made = kind < 8    ? gen_run_shaped(e, info, s)
+                      : kind < 17 ? generate_valid(e, info, s, 256, 0)
+                                  : large(e, info, s);
     if (!made) return false;
     near_limit_now_and_then(e, s);
     out = std::move(s);
     return true;
+}
+
+// contiguous_runs' large specs: runs sampled, not walked.
+bool gen_large_runs(testkit::entropy& e, const impl_info& info, distribution_spec& s) {
+    bool made = false;
+    for (int attempt = 0; attempt < 8 && !made; ++attempt) {
+        made = generate_valid(e, info, s, 256, 100);
+        if (made) {
+            const auto m = model_of(s);
+            made = m && runs_model(*m);
+        }
+    }
+    return made;
+}
+
+bool gen_runs(testkit::entropy& e, const impl_info& info, distribution_spec& out) {
+    return gen_v2_mix(e, info, out, gen_large_runs);
 }
 
 bool fits_runs(const distribution_spec& s, const impl_info& info) {
@@ -1359,32 +1367,25 @@ std::optional<finding> check_thread_split(const loaded_impl& impl, const distrib
     return std::nullopt;
 }
 
-// 40% run-shaped specs, 45% from the general generator (all their pages located once),
-// 15% medium ones split among enough threads that a share stays below 512 pages.
-bool gen_thread_split(testkit::entropy& e, const impl_info& info, distribution_spec& out) {
-    distribution_spec s;
-    const std::uint64_t kind = e.between(0, 19);
+// thread_split_iteration's medium specs, split among enough threads that a share stays
+// below 512 pages.
+bool gen_medium_split(testkit::entropy& e, const impl_info& info, distribution_spec& s) {
     bool made = false;
-    if (kind < 8) {
-        made = gen_run_shaped(e, info, s);
-    } else if (kind < 17) {
-        made = generate_valid(e, info, s, 256, 0);
-    } else {
-        for (int attempt = 0; attempt < 64 && !made; ++attempt) {
-            testkit::spec_options o;
-            o.max_pages = 1 << 18;
-            o.max_cores = 4096;
-            o.allow_grid_2d = info.has_strategy(NDSC_GRID_2D);
-            s = testkit::generate_spec(e, o);
-            if (!fit_to_domain(s, info)) continue;
-            const auto m = model_of(s);
-            made = m && thread_model(*m) && m->num_pages > big(walk_limit);
-        }
+    for (int attempt = 0; attempt < 64 && !made; ++attempt) {
+        testkit::spec_options o;
+        o.max_pages = 1 << 18;
+        o.max_cores = 4096;
+        o.allow_grid_2d = info.has_strategy(NDSC_GRID_2D);
+        s = testkit::generate_spec(e, o);
+        if (!fit_to_domain(s, info)) continue;
+        const auto m = model_of(s);
+        made = m && thread_model(*m) && m->num_pages > big(walk_limit);
     }
-    if (!made) return false;
-    near_limit_now_and_then(e, s);
-    out = std::move(s);
-    return true;
+    return made;
+}
+
+bool gen_thread_split(testkit::entropy& e, const impl_info& info, distribution_spec& out) {
+    return gen_v2_mix(e, info, out, gen_medium_split);
 }
 
 // ---- interleaved_equivalence
