@@ -155,6 +155,9 @@ public:
     static constexpr bool static_shard = (mask & arg::shard_shape) != 0;
     static constexpr bool static_coords = (mask & arg::bank_coords) != 0;
     static constexpr bool contiguous = (S.config & arg::contiguous) != 0;
+    // Runtime words in tt-metal's dialect (words.hpp, arg::tt_dialect): coordinates two to a
+    // word, no checksum, a list that may go on past the accessor's words.
+    static constexpr bool tt_dialect = (S.config & arg::tt_dialect) != 0;
     // Everything but the coordinates known at compile time: no geometry is stored.
     static constexpr bool static_geometry = static_rank && static_banks && static_tensor && static_shard;
 
@@ -246,6 +249,9 @@ private:
         if constexpr (!static_banks) {
             if (const args_status s = take(1, args_part::bank_count, w); !s.ok()) return s;
             banks = *w;
+            if constexpr (tt_dialect) {
+                if ((banks >> 31) != 0) return {args_error::deal_flag, banks, 0};
+            }
         }
         const std::uint32_t* tensor = S.tensor.data();
         const std::uint32_t* shard = S.shard.data();
@@ -259,11 +265,14 @@ private:
         shard_out = shard;
         if constexpr (!static_coords) {
             if (banks > max_cores) return {args_error::too_many_banks, banks, 0};
-            if (const args_status s = take(banks, args_part::bank_coords, coords_); !s.ok()) return s;
+            const std::uint32_t coord_words = tt_dialect ? banks / 2 + (banks & 1U) : banks;
+            if (const args_status s = take(coord_words, args_part::bank_coords, coords_); !s.ok()) return s;
         }
-        if (have - i < 1) return {args_error::short_words, have, static_cast<std::uint32_t>(args_part::checksum)};
-        if (have != i + 1) return {args_error::length, i + 1, have};
-        if (checksum_state(S.checksum).add_all(rt.data(), i).value() != rt[i]) return {args_error::checksum, 0, 0};
+        if constexpr (!tt_dialect) {
+            if (have - i < 1) return {args_error::short_words, have, static_cast<std::uint32_t>(args_part::checksum)};
+            if (have != i + 1) return {args_error::length, i + 1, have};
+            if (checksum_state(S.checksum).add_all(rt.data(), i).value() != rt[i]) return {args_error::checksum, 0, 0};
+        }
         if constexpr (!static_geometry) {
             const args_status s = detail::make_geometry(g_, rank, tensor, shard, banks, contiguous);
             if (!s.ok()) {
@@ -325,9 +334,25 @@ public:
         return geo().dims[d].by_shard.divisor();
     }
     [[nodiscard]] constexpr std::uint32_t grid_extent(std::uint32_t d) const noexcept { return geo().dims[d].grid; }
+    // Row-major strides of T, S and G in the accessor's rank (the last dim's are 1).
+    [[nodiscard]] constexpr std::uint32_t tensor_stride(std::uint32_t d) const noexcept {
+        return geo().dims[d].tensor_stride;
+    }
+    [[nodiscard]] constexpr std::uint32_t shard_stride(std::uint32_t d) const noexcept {
+        return geo().dims[d].shard_stride;
+    }
+    [[nodiscard]] constexpr std::uint32_t grid_stride(std::uint32_t d) const noexcept {
+        return geo().dims[d].grid_stride;
+    }
     [[nodiscard]] NDSHARD_INLINE constexpr core_coord bank_coord(std::uint32_t bank) const noexcept {
-        if constexpr (static_coords) return static_coord_table[bank];
-        else return unpack_core(coords_[bank]);
+        if constexpr (static_coords) {
+            return static_coord_table[bank];
+        } else if constexpr (tt_dialect) {  // bank 2k in the low half of word k, (x << 8) | y
+            const std::uint32_t half = (coords_[bank >> 1] >> ((bank & 1U) * 16)) & 0xFFFFU;
+            return {half >> 8, half & 0xFFU};
+        } else {
+            return unpack_core(coords_[bank]);
+        }
     }
 
     // --- page queries ---

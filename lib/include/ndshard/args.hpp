@@ -74,6 +74,10 @@ namespace detail {
         case args_error::address:
             reject_args(rule, "bank base " + std::to_string(s.value) + " + reserved pages x " +
                                   std::to_string(s.extra) + " bytes ends past 2^32");
+        case args_error::deal_flag:
+            reject_args(rule, "runtime bank count word " + std::to_string(s.value) +
+                                  " carries tt-metal's contiguous-deal bit (bit 31); ndshard decides the deal "
+                                  "rule at compile time, so the bank count must be a compile-time word");
     }
     reject_args("args", "unknown word list status");
 }

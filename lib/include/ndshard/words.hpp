@@ -33,9 +33,13 @@ inline constexpr std::uint32_t bank_coords = 1U << 4;
 inline constexpr std::uint32_t all_static = 0x1F;
 inline constexpr std::uint32_t all_runtime = 0;
 inline constexpr std::uint32_t contiguous = 1U << 8;  // deal rule, not an argument
+// The runtime words are tt-metal's common runtime arguments (tt/words.hpp), not ndshard's:
+// bank coordinates two to a word (bank 2k in the low half, (x << 8) | y each), no checksum,
+// and the list may go on past the accessor's words (other arguments follow).
+inline constexpr std::uint32_t tt_dialect = 1U << 9;
 inline constexpr std::uint32_t magic = 0x4E44'0000U;
 inline constexpr std::uint32_t magic_mask = 0xFFFF'0000U;
-inline constexpr std::uint32_t known_bits = magic_mask | all_static | contiguous;
+inline constexpr std::uint32_t known_bits = magic_mask | all_static | contiguous | tt_dialect;
 }  // namespace arg
 
 // The 15 masks in which every compile-time part knows its own length.
@@ -121,6 +125,7 @@ enum class args_error : std::uint8_t {
     shard_volume,    // vol(S) is 2^32 or more
     page_size,       // aligned page size 0
     address,         // value: bank base; extra: page size; the reservation ends past 2^32
+    deal_flag,       // value: a runtime tt-metal bank count word carrying the contiguous-deal bit
 };
 
 // The part of the runtime words that was missing (args_error::short_words).
@@ -160,6 +165,8 @@ constexpr const char* args_status_rule(args_error e) noexcept {
             return "args_page_size";
         case args_error::address:
             return "address_32bit";
+        case args_error::deal_flag:
+            return "args_config";
     }
     return "?";
 }
