@@ -1,0 +1,98 @@
+// ndshard/ttsim/kcheck.hpp - checking a kernel over every distribution: an op (its program
+// factory and its dense reference) is run on generated input and output distributions
+// (every strategy, uneven edge shards, more cores than shards, ranks 1..8 where the op
+// allows, interleaved, legacy HEIGHT/WIDTH/BLOCK, L1 and DRAM, every accessor argument
+// mix), every output page is compared with the reference and every padding slot with its
+// sentinel, and the first failure is shrunk to the smallest failing pair and printed with
+// the command that replays it (`ndshard kcheck`).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ndshard/sim/dense.hpp"
+#include "ndshard/sim/device.hpp"
+#include "ndshard/spec.hpp"
+#include "ndshard/ttsim/launch.hpp"
+#include "ndshard/ttsim/program.hpp"
+
+namespace ndshard::ttsim {
+
+// One case of an op, as its program factory sees it: the input and output buffers are
+// allocated on `dev` and the inputs written; `mix` is the accessor words' compile-time /
+// runtime mix to use for every buffer (tt::flag Runtime bits), `cores` the worker cores
+// the op may run its kernels on.
+struct op_case {
+    sim::device& dev;
+    std::vector<sim::buffer_id> inputs;
+    sim::buffer_id output;
+    std::uint32_t mix = all_compile_time;
+    std::vector<core_coord> cores;
+    unsigned layout = tt::default_layout;
+};
+
+struct op_desc {
+    std::string name;
+    std::size_t num_inputs = 1;
+    std::size_t min_rank = 1, max_rank = 8;  // of the input page grid
+    // The output page grid for these input page grids, or nullopt when the op does not apply.
+    std::function<std::optional<shape>(const std::vector<shape>& inputs)> output_pages;
+    // The program factory.
+    std::function<program(const op_case&)> build;
+    // The dense result for the inputs (the kernels are checked against it).
+    std::function<sim::dense_tensor(const std::vector<sim::dense_tensor>& inputs, const shape& output_pages)> reference;
+};
+
+// The distributions of one case: what the generator drew and the shrinker reduces.
+struct case_spec {
+    std::vector<distribution_spec> inputs;
+    distribution_spec output;
+    std::vector<sim::memory_kind> input_memory;
+    sim::memory_kind output_memory = sim::memory_kind::l1;
+    std::uint32_t mix = all_compile_time;
+    std::uint32_t num_cores = 2;  // worker cores the op runs on
+    std::uint64_t seed = 0;       // data and interleaving
+};
+
+// One line per distribution and the flags that replay it: `ndshard kcheck OP --case '...'`.
+std::string describe(const case_spec& c);
+std::string replay_flags(const case_spec& c);
+// The inverse of replay_flags' --case text; spec_error naming the bad part.
+case_spec parse_case(const std::string& text);
+
+struct case_result {
+    bool passed = true;
+    std::vector<finding> findings;  // from the launch, the comparison and the padding check
+    std::string summary;            // one line
+};
+
+// Runs one case (in this process; see check_options::isolate).
+case_result run_case(const op_desc& op, const case_spec& c, const launch_options& options = {});
+
+struct check_options {
+    std::uint64_t cases = 100;
+    std::uint64_t seed = 1;
+    std::uint32_t max_pages = 4096;     // of any tensor drawn
+    std::uint32_t max_cores = 8;        // worker cores an op runs on (and banks of an L1 buffer)
+    bool isolate = true;                // each case in a child process: a crash or hang fails the case only
+    std::uint32_t case_timeout_s = 60;  // a child that runs longer is a hang
+    std::uint64_t shrink_steps = 200;   // cases the shrinker may run
+    launch_options launch;
+};
+
+struct check_report {
+    std::uint64_t cases_run = 0;
+    std::uint64_t cases_failed = 0;
+    std::optional<case_spec> smallest;  // the shrunk failing case
+    case_result smallest_result;
+    std::string replay;             // the command that replays it
+    std::vector<std::string> tags;  // distribution features reached, "rank:8 x12", ...
+};
+
+// Draws `cases` cases (check_options::seed), runs each, shrinks the first failure.
+check_report check_kernel(const op_desc& op, const check_options& options = {});
+
+}  // namespace ndshard::ttsim
