@@ -32,6 +32,9 @@
 #if NDSHARD_CPP20
 #include <span>
 #endif
+#if NDSHARD_HOSTED
+#include "ndshard/args.hpp"  // a refused word list's message (detail::throw_args_status)
+#endif
 
 namespace ndshard {
 
@@ -158,6 +161,8 @@ public:
     // Runtime words in tt-metal's dialect (words.hpp, arg::tt_dialect): coordinates two to a
     // word, no checksum, a list that may go on past the accessor's words.
     static constexpr bool tt_dialect = (S.config & arg::tt_dialect) != 0;
+    // The runtime words carry the geometry made on the host (words.hpp, arg::precomputed).
+    static constexpr bool precomputed = (S.config & arg::precomputed) != 0;
     // Everything but the coordinates known at compile time: no geometry is stored.
     static constexpr bool static_geometry = static_rank && static_banks && static_tensor && static_shard;
 
@@ -222,9 +227,11 @@ private:
     }
 
     // Decodes and checks the runtime words; on failure the accessor stays empty (no pages).
+    // `trust`: precomputed words (arg::precomputed) are copied, not checked (but for the
+    // checksum and the address limit under NDSHARD_CHECK_WORDS).
     constexpr args_status init(word_span rt, std::uint32_t bank_base, std::uint32_t aligned_page_size,
                                std::uint32_t& rank_out, const std::uint32_t*& tensor_out,
-                               const std::uint32_t*& shard_out) noexcept {
+                               const std::uint32_t*& shard_out, bool trust) noexcept {
         base_ = bank_base;
         page_size_ = aligned_page_size;
         std::uint32_t i = 0;
@@ -268,16 +275,39 @@ private:
             const std::uint32_t coord_words = tt_dialect ? banks / 2 + (banks & 1U) : banks;
             if (const args_status s = take(coord_words, args_part::bank_coords, coords_); !s.ok()) return s;
         }
+        [[maybe_unused]] const std::uint32_t* image = nullptr;
+        if constexpr (precomputed && !static_geometry) {
+            if (const args_status s = take(detail::image_words(rank), args_part::image, image); !s.ok()) return s;
+        }
+        const bool copy = precomputed && trust;
         if constexpr (!tt_dialect) {
-            if (have - i < 1) return {args_error::short_words, have, static_cast<std::uint32_t>(args_part::checksum)};
-            if (have != i + 1) return {args_error::length, i + 1, have};
-            if (checksum_state(S.checksum).add_all(rt.data(), i).value() != rt[i]) return {args_error::checksum, 0, 0};
+            if (!copy || NDSHARD_CHECK_WORDS) {
+                if (have - i < 1)
+                    return {args_error::short_words, have, static_cast<std::uint32_t>(args_part::checksum)};
+                if (have != i + 1) return {args_error::length, i + 1, have};
+                if (checksum_state(S.checksum).add_all(rt.data(), i).value() != rt[i])
+                    return {args_error::checksum, 0, 0};
+            }
+        }
+        if constexpr (precomputed) {
+            if (copy) {
+                if constexpr (!static_geometry) detail::read_image(g_, image, rank, banks);
+                if (!NDSHARD_CHECK_WORDS) return {};
+                return detail::check_address(geo().max_shards_per_core, geo().shard_volume, bank_base,
+                                             aligned_page_size);
+            }
         }
         if constexpr (!static_geometry) {
             const args_status s = detail::make_geometry(g_, rank, tensor, shard, banks, contiguous);
             if (!s.ok()) {
                 g_ = {};
                 return s;
+            }
+            if constexpr (precomputed) {
+                if (const std::uint32_t at = detail::image_mismatch(g_, image); at != detail::image_words(rank)) {
+                    g_ = {};
+                    return {args_error::image, at, 0};
+                }
             }
         }
         const args_status a =
@@ -293,12 +323,15 @@ public:
     // Runtime words as made by make_accessor_words (checksum last). bank_base is the
     // buffer's address in every bank; aligned_page_size the byte stride of pages.
     // A malformed list throws spec_error on the host and calls the trap hook on a device.
+    // Precomputed words (arg::precomputed, from ndshard's host builder) are trusted: their
+    // geometry is copied, with no division and no validation; NDSHARD_CHECK_WORDS (on by
+    // default) still checks their checksum and the address limit.
     NDSHARD_CONSTEXPR20 explicit accessor(word_span rt, std::uint32_t bank_base = 0,
                                           std::uint32_t aligned_page_size = 1) {
         std::uint32_t rank = 0;
         const std::uint32_t* tensor = nullptr;
         const std::uint32_t* shard = nullptr;
-        const args_status s = init(rt, bank_base, aligned_page_size, rank, tensor, shard);
+        const args_status s = init(rt, bank_base, aligned_page_size, rank, tensor, shard, true);
         if (NDSHARD_UNLIKELY(!s.ok())) {
 #if NDSHARD_HOSTED
             detail::throw_args_status(s, rank, tensor, shard);
@@ -307,14 +340,15 @@ public:
 #endif
         }
     }
-    // The same, reporting a malformed list in `status` instead (never throws or traps). An
-    // accessor whose status is not ok() must not be queried.
+    // The same for words of unknown origin, reporting a malformed list in `status` instead
+    // (never throws or traps): every word is checked, precomputed constants against the
+    // geometry of the shapes. An accessor whose status is not ok() must not be queried.
     NDSHARD_CONSTEXPR20 accessor(word_span rt, std::uint32_t bank_base, std::uint32_t aligned_page_size,
                                  args_status& status) noexcept {
         std::uint32_t rank = 0;
         const std::uint32_t* tensor = nullptr;
         const std::uint32_t* shard = nullptr;
-        status = init(rt, bank_base, aligned_page_size, rank, tensor, shard);
+        status = init(rt, bank_base, aligned_page_size, rank, tensor, shard, false);
     }
 
     // --- sizes ---
@@ -691,8 +725,6 @@ struct accessor_view {
 #include "ndshard/iterators.hpp"
 
 #if NDSHARD_HOSTED
-#include "ndshard/args.hpp"
-
 namespace ndshard {
 
 // Runs f(accessor) for all-runtime words, choosing the deal rule from the config word.

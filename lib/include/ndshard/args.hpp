@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "ndshard/checked.hpp"
+#include "ndshard/detail/decode.hpp"
 #include "ndshard/distribution.hpp"
 #include "ndshard/error.hpp"
 #include "ndshard/words.hpp"
@@ -26,10 +27,6 @@ struct accessor_words {
 
 namespace detail {
 
-[[noreturn]] inline void reject_args(const char* rule, const std::string& message) {
-    throw spec_error(rule, message + " [rule " + rule + "]");
-}
-
 // The host's message for a status of the accessor's word checks (words.hpp); rank, tensor
 // and shard are the decoded arguments as far as they were read (for the 64-bit counts
 // a message names, which the 32-bit check does not keep).
@@ -42,8 +39,9 @@ namespace detail {
             v = sat_mul(v, tensor_span ? (tensor[d] == 0 ? 1 : tensor[d]) : shard[d]);
         return v;
     };
-    static constexpr const char* parts[] = {"the rank",        "the bank count",       "the tensor shape",
-                                            "the shard shape", "the bank coordinates", "the checksum"};
+    static constexpr const char* parts[] = {
+        "the rank",     "the bank count",          "the tensor shape", "the shard shape", "the bank coordinates",
+        "the checksum", "the precomputed geometry"};
     switch (s.error) {
         case args_error::ok:
             break;
@@ -74,6 +72,9 @@ namespace detail {
         case args_error::address:
             reject_args(rule, "bank base " + std::to_string(s.value) + " + reserved pages x " +
                                   std::to_string(s.extra) + " bytes ends past 2^32");
+        case args_error::image:
+            reject_args(rule, "precomputed word " + std::to_string(s.value) +
+                                  " differs from the geometry of the shapes the words carry");
         case args_error::deal_flag:
             reject_args(rule, "runtime bank count word " + std::to_string(s.value) +
                                   " carries tt-metal's contiguous-deal bit (bit 31); ndshard decides the deal "
@@ -82,33 +83,20 @@ namespace detail {
     reject_args("args", "unknown word list status");
 }
 
-// Shape limits an accessor relies on (same limits make_distribution proves for specs):
-// rank 1..8, shard dims >= 1, vol(S) < 2^32, vol(T) with zeros as 1 < 2^32, at most
-// 65536 banks, and no banks only when there is nothing to place.
-template <class Dims>
-constexpr void check_arg_shapes(std::uint32_t rank, const Dims& tensor, const Dims& shard, std::uint32_t banks) {
-    std::uint64_t tv = 1, sv = 1, shards = 1;
-    for (std::uint32_t d = 0; d < rank; ++d) {
-        if (shard[d] == 0) reject_args("args_shape", "shard dim " + std::to_string(d) + " is 0");
-        tv = sat_mul(tv, tensor[d] == 0 ? 1 : tensor[d]);
-        sv = sat_mul(sv, shard[d]);
-        shards = sat_mul(shards, ceil_div(tensor[d], shard[d]));
-    }
-    if (tv >= two_pow_32) reject_args("args_shape", "tensor spans " + std::to_string(tv) + " page ids, past 2^32-1");
-    if (sv >= two_pow_32) reject_args("args_shape", "shard holds " + std::to_string(sv) + " pages, past 2^32-1");
-    if (banks > max_cores) reject_args("args_banks", std::to_string(banks) + " banks; at most 65536");
-    if (banks == 0 && shards != 0) reject_args("args_banks", "0 banks for " + std::to_string(shards) + " shards");
-}
-
 }  // namespace detail
+
+// How the runtime words carry the geometry: as the shapes alone (the accessor derives and
+// checks it), or with the derived constants too (words.hpp, arg::precomputed).
+enum class word_format : std::uint8_t { plain, precomputed };
 
 // Appends the words of `l` dealt over `cores` to `ct` and `rt` (any containers with
 // push_back, so the same code fills std::vector at run time and fixed arrays at compile
 // time). The caller has checked the mask.
 template <class CtOut, class RtOut, class Cores>
 constexpr void emit_accessor_words(const page_layout& l, const Cores& cores, std::uint32_t static_mask, CtOut& ct,
-                                   RtOut& rt) {
-    const std::uint32_t config = arg::magic | static_mask | (l.rule == deal_rule::contiguous ? arg::contiguous : 0U);
+                                   RtOut& rt, word_format format = word_format::plain) {
+    const std::uint32_t config = arg::magic | static_mask | (l.rule == deal_rule::contiguous ? arg::contiguous : 0U) |
+                                 (format == word_format::precomputed ? arg::precomputed : 0U);
     ct.push_back(config);
     auto put = [&](std::uint32_t flag, std::uint32_t value) {
         if (static_mask & flag) ct.push_back(value);
@@ -119,6 +107,21 @@ constexpr void emit_accessor_words(const page_layout& l, const Cores& cores, std
     for (auto t : l.tensor) put(arg::tensor_shape, narrow_cast<std::uint32_t>(t));
     for (auto s : l.shard) put(arg::shard_shape, narrow_cast<std::uint32_t>(s));
     for (const core_coord& c : cores) put(arg::bank_coords, pack_core(c));
+    const std::uint32_t shapes = arg::rank | arg::num_banks | arg::tensor_shape | arg::shard_shape;
+    if (format == word_format::precomputed && (static_mask & shapes) != shapes) {
+        // The device's geometry, made here by the device's own builder.
+        std::array<std::uint32_t, max_rank> t{}, s{};
+        for (std::size_t d = 0; d < l.rank(); ++d) {
+            t[d] = narrow_cast<std::uint32_t>(l.tensor[d]);
+            s[d] = narrow_cast<std::uint32_t>(l.shard[d]);
+        }
+        detail::geometry_state g{};
+        const auto rank = static_cast<std::uint32_t>(l.rank());
+        const args_status status = detail::make_geometry(
+            g, rank, t.data(), s.data(), static_cast<std::uint32_t>(l.num_cores), l.rule == deal_rule::contiguous);
+        if (!status.ok()) detail::throw_args_status(status, rank, t.data(), s.data());
+        detail::write_image(g, rt);
+    }
     rt.push_back(checksum_state{}.add_all(ct).add_all(rt).value());
 }
 
@@ -126,14 +129,15 @@ constexpr void emit_accessor_words(const page_layout& l, const Cores& cores, std
 // arguments. `layout` defaults to d.layout; pass squeeze(d.layout) for fewer dims (the
 // accessor's page coordinates are then in that layout's rank).
 inline accessor_words make_accessor_words(const distribution& d, std::uint32_t static_mask,
-                                          const page_layout* layout = nullptr) {
+                                          const page_layout* layout = nullptr,
+                                          word_format format = word_format::plain) {
     if (!is_valid_static_mask(static_mask))
         detail::reject_args("args_config",
                             "static mask " + std::to_string(static_mask) +
                                 " is not one of the 15 valid mixes (a compile-time shape needs a "
                                 "compile-time rank; compile-time coords need a compile-time bank count)");
     accessor_words w;
-    emit_accessor_words(layout ? *layout : d.layout, d.cores, static_mask, w.compile_time, w.runtime);
+    emit_accessor_words(layout ? *layout : d.layout, d.cores, static_mask, w.compile_time, w.runtime, format);
     return w;
 }
 

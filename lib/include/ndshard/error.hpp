@@ -20,4 +20,11 @@ private:
     std::string rule_;
 };
 
+namespace detail {
+// The refusal of an accessor argument word list: message + " [rule <id>]".
+[[noreturn]] inline void reject_args(const char* rule, const std::string& message) {
+    throw spec_error(rule, message + " [rule " + rule + "]");
+}
+}  // namespace detail
+
 }  // namespace ndshard

@@ -44,6 +44,15 @@ public:
           addend_(d <= 1 ? 1 : 0),
           divisor_(d <= 1 ? 1 : d) {}
 
+    // A divider from the parts another one reported (multiplier(), addend(), divisor()):
+    // how the device takes reciprocals the host made (detail/decode.hpp, read_image).
+    // Unchecked: the parts must come from a fast_divider.
+    [[nodiscard]] NDSHARD_INLINE static constexpr fast_divider from_parts(std::uint32_t multiplier,
+                                                                          std::uint32_t addend,
+                                                                          std::uint32_t divisor) noexcept {
+        return fast_divider(multiplier, addend, divisor);
+    }
+
     [[nodiscard]] constexpr std::uint32_t divisor() const noexcept { return divisor_; }
     [[nodiscard]] constexpr std::uint32_t multiplier() const noexcept { return magic_; }
     [[nodiscard]] constexpr std::uint32_t addend() const noexcept { return addend_; }
@@ -74,6 +83,9 @@ public:
     }
 
 private:
+    constexpr fast_divider(std::uint32_t multiplier, std::uint32_t addend, std::uint32_t divisor) noexcept
+        : magic_(multiplier), addend_(addend), divisor_(divisor) {}
+
     std::uint32_t magic_;
     std::uint32_t addend_;
     std::uint32_t divisor_;

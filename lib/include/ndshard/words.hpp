@@ -37,9 +37,14 @@ inline constexpr std::uint32_t contiguous = 1U << 8;  // deal rule, not an argum
 // bank coordinates two to a word (bank 2k in the low half, (x << 8) | y each), no checksum,
 // and the list may go on past the accessor's words (other arguments follow).
 inline constexpr std::uint32_t tt_dialect = 1U << 9;
+// The runtime words end with the geometry the device needs, made on the host (the
+// constants of detail/decode.hpp's geometry_state, read_image's layout), before the
+// checksum. The accessor then copies them instead of making them: no division, no
+// reciprocal, no validation (unless NDSHARD_CHECK_WORDS, below, asks for the checksum).
+inline constexpr std::uint32_t precomputed = 1U << 10;
 inline constexpr std::uint32_t magic = 0x4E44'0000U;
 inline constexpr std::uint32_t magic_mask = 0xFFFF'0000U;
-inline constexpr std::uint32_t known_bits = magic_mask | all_static | contiguous | tt_dialect;
+inline constexpr std::uint32_t known_bits = magic_mask | all_static | contiguous | tt_dialect | precomputed;
 }  // namespace arg
 
 // The 15 masks in which every compile-time part knows its own length.
@@ -126,10 +131,11 @@ enum class args_error : std::uint8_t {
     page_size,       // aligned page size 0
     address,         // value: bank base; extra: page size; the reservation ends past 2^32
     deal_flag,       // value: a runtime tt-metal bank count word carrying the contiguous-deal bit
+    image,           // value: the first precomputed word that differs from the geometry of the shapes
 };
 
 // The part of the runtime words that was missing (args_error::short_words).
-enum class args_part : std::uint8_t { rank, bank_count, tensor_shape, shard_shape, bank_coords, checksum };
+enum class args_part : std::uint8_t { rank, bank_count, tensor_shape, shard_shape, bank_coords, checksum, image };
 
 struct args_status {
     args_error error = args_error::ok;
@@ -167,9 +173,20 @@ constexpr const char* args_status_rule(args_error e) noexcept {
             return "address_32bit";
         case args_error::deal_flag:
             return "args_config";
+        case args_error::image:
+            return "args_precomputed";
     }
     return "?";
 }
+
+// NDSHARD_CHECK_WORDS: whether an accessor built from precomputed words (arg::precomputed)
+// by its trusting constructor still checks the checksum and the 32-bit address limit.
+// On unless defined to 0: every test and sanitizer build keeps it; a kernel that takes
+// its words from ndshard's host builder may turn it off to build accessors at the cost
+// of copying the constants.
+#ifndef NDSHARD_CHECK_WORDS
+#define NDSHARD_CHECK_WORDS 1
+#endif
 
 // What a kernel's accessor does with a refused word list when it was built without a
 // status to report to: call this hook (set it to record the status and stop the kernel

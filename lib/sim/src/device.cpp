@@ -51,13 +51,15 @@ device::device(device_config config) : config_(config) {
         throw std::invalid_argument("device: NoC coordinates past 65535 (grid " + std::to_string(config_.grid_x) + "x" +
                                     std::to_string(config_.grid_y) + " plus " + std::to_string(config_.num_dram_banks) +
                                     " DRAM banks)");
-    if (config_.l1_size > two_pow_32 || config_.dram_bank_size > two_pow_32)
-        throw std::invalid_argument("device: memories hold at most 2^32 bytes (device addresses are 32-bit)");
+    if (config_.l1_size > two_pow_32 || config_.dram_bank_size > two_pow_32 ||
+        config_.l1_base > two_pow_32 - config_.l1_size)
+        throw std::invalid_argument("device: memories end at most at 2^32 (device addresses are 32-bit)");
     if (config_.alloc_alignment == 0 || (config_.alloc_alignment & (config_.alloc_alignment - 1)) != 0)
         throw std::invalid_argument("device: alloc_alignment " + std::to_string(config_.alloc_alignment) +
                                     " is not a power of two");
     l1_.reserve(num_workers());
-    for (std::uint32_t w = 0; w < num_workers(); ++w) l1_.emplace_back(memory_kind::l1, worker(w), config_.l1_size);
+    for (std::uint32_t w = 0; w < num_workers(); ++w)
+        l1_.emplace_back(memory_kind::l1, worker(w), config_.l1_size, 0, config_.l1_base);
     dram_.reserve(config_.num_dram_banks);
     for (std::uint32_t b = 0; b < config_.num_dram_banks; ++b)
         dram_.emplace_back(memory_kind::dram, dram_bank(b), config_.dram_bank_size, b);
@@ -93,6 +95,7 @@ inline const memory* device::endpoint(core_coord c) const noexcept {
 }
 
 const memory* device::memory_at(core_coord c) const noexcept { return endpoint(c); }
+memory* device::memory_at(core_coord c) noexcept { return endpoint(c); }
 
 // A DRAM bank has no core of its own to run the kernel that serves it, so workers take
 // the DRAM banks in turn; an L1 bank is served by its own core (its reads are local).
@@ -141,7 +144,7 @@ buffer_id device::place(distribution_spec spec, std::string name, bool choose_ba
         const std::uint64_t align = std::max(spec.alignment, config_.alloc_alignment);
         // The lowest base free in every bank is 0 or the (aligned) end of some live
         // allocation, so only those need trying.
-        std::vector<std::uint64_t> candidates{0};
+        std::vector<std::uint64_t> candidates{banks.empty() ? 0 : round_up(banks.front()->base(), align)};
         for (const memory* m : banks)
             for (const allocation& a : m->live()) candidates.push_back(round_up(a.end, align));
         std::sort(candidates.begin(), candidates.end());
@@ -161,9 +164,9 @@ buffer_id device::place(distribution_spec spec, std::string name, bool choose_ba
     } else {
         const std::uint64_t base = spec.bank_base;
         for (const memory* m : banks) {
-            if (base + bytes > m->capacity())
-                throw alloc_error(what() + " at " + hex(base) + ": ends at " + hex(base + bytes) + ", past the " +
-                                  hex(m->capacity()) + " bytes of " + m->label());
+            if (base < m->base() || base + bytes > m->end())
+                throw alloc_error(what() + " at " + hex(base) + ": ends at " + hex(base + bytes) + ", outside [" +
+                                  hex(m->base()) + ", " + hex(m->end()) + ") of " + m->label());
             if (!m->is_free(base, base + bytes)) {
                 const allocation* hit = m->find(base);
                 if (hit == nullptr) {
@@ -187,6 +190,28 @@ buffer_id device::place(distribution_spec spec, std::string name, bool choose_ba
                      buffer_info{id, std::move(name), std::move(d), std::move(words), kind, bytes, std::move(runs)});
     ++next_id_;
     return id;
+}
+
+device::region device::reserve_l1(core_coord core, std::uint64_t bytes, std::uint64_t alignment, std::string name) {
+    memory* m = endpoint(core);
+    if (m == nullptr || m->kind() != memory_kind::l1)
+        throw alloc_error("cannot reserve '" + name + "': no worker core at " + to_string(core));
+    const std::uint64_t align = std::max<std::uint64_t>(alignment, 1);
+    std::vector<std::uint64_t> candidates{round_up(m->base(), align)};
+    for (const allocation& a : m->live()) candidates.push_back(round_up(a.end, align));
+    std::sort(candidates.begin(), candidates.end());
+    for (std::uint64_t at : candidates)
+        if (m->is_free(at, at + bytes)) {
+            const buffer_id id{next_id_++};
+            m->reserve({at, at + bytes, id.value, std::move(name)}, std::byte{0});
+            return {id, at};
+        }
+    throw alloc_error("cannot reserve '" + name + "' (" + std::to_string(bytes) + " bytes) in " + m->label() +
+                      ": no free range is large enough");
+}
+
+void device::release_l1(core_coord core, buffer_id id) noexcept {
+    if (memory* m = endpoint(core)) m->release(id.value);
 }
 
 void device::free(buffer_id id) {

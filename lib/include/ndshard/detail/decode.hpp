@@ -14,7 +14,7 @@
 #include "ndshard/words.hpp"
 
 #if NDSHARD_HOSTED
-#include "ndshard/args.hpp"
+#include "ndshard/error.hpp"
 #endif
 
 namespace ndshard::detail {
@@ -108,7 +108,7 @@ NDSHARD_INLINE constexpr bool exact_for(const fast_divider& by, std::uint32_t bo
     return mulhi32(bound - (bound != 0 ? 1U : 0U), e) == 0;
 }
 
-// Validates the shapes (the rules of check_arg_shapes, in its order) and builds `g`, in
+// Validates the shapes (zero shard dim, tensor span, shard volume, banks: in that order) and builds `g`, in
 // one pass from the last dim: the strides are the products the limits are checked on.
 // One 32-bit division per reciprocal (3 per dim and 2 more), none per query.
 constexpr args_status make_geometry(geometry_state& g, std::uint32_t rank, const std::uint32_t* tensor,
@@ -167,6 +167,86 @@ constexpr args_status make_geometry(geometry_state& g, std::uint32_t rank, const
     unit = unit || g.deal_div.divisor() == 1;
     g.mode = !exact ? quotients::corrected : unit ? quotients::with_addend : quotients::one_mulhu;
     return {};
+}
+
+// The precomputed geometry (arg::precomputed): everything make_geometry derives, as runtime
+// words after the parts and before the checksum. 9 words, then 14 per dim:
+//   num_pages, num_shards, shard_volume, max_shards_per_core, shards_per_bank_floor,
+//   the deal's divider (multiplier, addend, divisor), the quotient mode;
+//   per dim: by_tensor, by_shard, by_grid (multiplier, addend, divisor each), T[d], G[d],
+//   and the tensor, shard and grid strides.
+// The host writes it from the geometry make_geometry built (one builder for both sides);
+// a trusting accessor copies it back, a validating one builds its own and compares.
+inline constexpr std::uint32_t image_header_words = 9;
+inline constexpr std::uint32_t image_dim_words = 14;
+constexpr std::uint32_t image_words(std::uint32_t rank) noexcept { return image_header_words + image_dim_words * rank; }
+
+template <class Out>
+constexpr void write_image(const geometry_state& g, Out& out) {
+    auto divider = [&](const fast_divider& f) {
+        out.push_back(f.multiplier());
+        out.push_back(f.addend());
+        out.push_back(f.divisor());
+    };
+    out.push_back(g.num_pages);
+    out.push_back(g.num_shards);
+    out.push_back(g.shard_volume);
+    out.push_back(g.max_shards_per_core);
+    out.push_back(g.shards_per_bank_floor);
+    divider(g.deal_div);
+    out.push_back(static_cast<std::uint32_t>(g.mode));
+    for (std::uint32_t d = 0; d < g.rank; ++d) {
+        const dim_geometry& x = g.dims[d];
+        divider(x.by_tensor);
+        divider(x.by_shard);
+        divider(x.by_grid);
+        out.push_back(x.tensor);
+        out.push_back(x.grid);
+        out.push_back(x.tensor_stride);
+        out.push_back(x.shard_stride);
+        out.push_back(x.grid_stride);
+    }
+}
+
+// Copies an image (write_image's words at w) into g: loads and stores only.
+NDSHARD_INLINE constexpr void read_image(geometry_state& g, const std::uint32_t* w, std::uint32_t rank,
+                                         std::uint32_t banks) noexcept {
+    g.rank = rank;
+    g.num_banks = banks;
+    g.num_pages = w[0];
+    g.num_shards = w[1];
+    g.shard_volume = w[2];
+    g.max_shards_per_core = w[3];
+    g.shards_per_bank_floor = w[4];
+    g.deal_div = fast_divider::from_parts(w[5], w[6], w[7]);
+    g.mode = static_cast<quotients>(w[8]);
+    w += image_header_words;
+    for (std::uint32_t d = 0; d < rank; ++d, w += image_dim_words) {
+        dim_geometry& x = g.dims[d];
+        x.by_tensor = fast_divider::from_parts(w[0], w[1], w[2]);
+        x.by_shard = fast_divider::from_parts(w[3], w[4], w[5]);
+        x.by_grid = fast_divider::from_parts(w[6], w[7], w[8]);
+        x.tensor = w[9];
+        x.grid = w[10];
+        x.tensor_stride = w[11];
+        x.shard_stride = w[12];
+        x.grid_stride = w[13];
+    }
+}
+
+// The index of the first word of an image that differs from g's own, or image_words(rank)
+// when none does (write_image's words compared as they are made).
+constexpr std::uint32_t image_mismatch(const geometry_state& g, const std::uint32_t* w) noexcept {
+    struct comparer {
+        const std::uint32_t* w;
+        std::uint32_t at, first;
+        constexpr void push_back(std::uint32_t v) noexcept {
+            if (first == ~0U && w[at] != v) first = at;
+            ++at;
+        }
+    } c{w, 0, ~0U};
+    write_image(g, c);
+    return c.first == ~0U ? c.at : c.first;
 }
 
 // base + reserved pages * page size must end at or below 2^32; 32 x 32 -> 64-bit products

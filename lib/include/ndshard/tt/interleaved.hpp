@@ -7,6 +7,7 @@
 
 #include "ndshard/accessor.hpp"
 #include "ndshard/detail/place.hpp"
+#include "ndshard/tt/noc.hpp"
 
 namespace ndshard::tt {
 
@@ -25,6 +26,19 @@ struct interleaved_deal {
 NDSHARD_INLINE constexpr bank_and_offset interleaved_place(std::uint32_t id, std::uint32_t banks) noexcept {
     const deal_result<std::uint32_t> r = ::ndshard::detail::deal(interleaved_deal{banks}, id);
     return {r.core, r.slot};
+}
+
+// The 64-bit NoC address of byte `offset` of page `id` of an interleaved buffer at `base`:
+// its bank's row (row_bytes(row) bytes into the bank), plus the bank's own offset, on the
+// bank's NoC endpoint. `banks` is the platform's bank table: count(), xy(bank) (the packed
+// node id) and offset(bank). The one formula behind tt-metal's interleaved generators and
+// the interleaved TensorAccessor.
+template <class Banks, class RowBytes>
+NDSHARD_INLINE std::uint64_t interleaved_noc_addr(std::uint32_t id, std::uint32_t base, std::uint32_t offset,
+                                                  const RowBytes& row_bytes, const Banks& banks) {
+    const bank_and_offset bo = interleaved_place(id, banks.count());
+    const std::uint32_t addr = row_bytes(bo.page_offset) + base + offset + banks.offset(bo.bank);
+    return noc_packed_addr(banks.xy(bo.bank), addr);
 }
 
 // `size` rounded up to a power-of-two alignment: align_up(2050, 32) == 2080.

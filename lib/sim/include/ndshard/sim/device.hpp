@@ -37,6 +37,10 @@ struct device_config {
     std::uint32_t grid_x = 8;         // worker columns
     std::uint32_t grid_y = 8;         // worker rows
     std::uint64_t l1_size = 1 << 20;  // bytes of L1 per worker core (<= 2^32)
+    // Address of an L1's first byte: L1 addresses run [l1_base, l1_base + l1_size), below
+    // 2^32. tt-metal kernels need every L1 at the same addresses as the host maps them
+    // (ttsim::l1_window); other users keep 0.
+    std::uint64_t l1_base = 0;
     std::uint32_t num_dram_banks = 0;
     std::uint64_t dram_bank_size = 1 << 26;  // bytes per DRAM bank (<= 2^32)
     std::uint64_t alloc_alignment = 32;      // buffer bases are multiples of this (a power of two)
@@ -124,6 +128,23 @@ public:
     [[nodiscard]] bool is_live(buffer_id id) const noexcept { return buffers_.count(id.value) != 0; }
     // alloc_error for an unknown id.
     [[nodiscard]] const buffer_info& buffer(buffer_id id) const;
+
+    // --- raw L1 regions: what a program reserves besides buffers (circular buffers,
+    // semaphores, arguments), at the lowest free address with `alignment` on one core.
+    // NoC accesses check them as they check buffers. alloc_error when no room is left.
+    struct region {
+        buffer_id id;
+        std::uint64_t address = 0;
+    };
+    region reserve_l1(core_coord core, std::uint64_t bytes, std::uint64_t alignment, std::string name);
+    void release_l1(core_coord core, buffer_id id) noexcept;
+    // The memory of a NoC endpoint, for writing (a program's own regions).
+    [[nodiscard]] memory* memory_at(core_coord c) noexcept;
+    // Which live buffer, if any, an id names (raw regions are not buffers).
+    [[nodiscard]] const buffer_info* find_buffer(std::uint32_t id) const noexcept {
+        auto it = buffers_.find(id);
+        return it == buffers_.end() ? nullptr : &it->second;
+    }
 
     // --- host transfers (page by page through page_runs; not counted as traffic) ---
     // op_error when the tensor's page grid or page size differs from the buffer's.

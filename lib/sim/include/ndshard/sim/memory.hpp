@@ -36,17 +36,20 @@ std::string hex(std::uint64_t v);
 class memory {
 public:
     // `bank`: a DRAM bank's number, for its label (L1 memories are named by their core).
-    memory(memory_kind kind, core_coord where, std::uint64_t capacity, std::uint32_t bank = 0);
+    // Addresses run from `base` to base + capacity.
+    memory(memory_kind kind, core_coord where, std::uint64_t capacity, std::uint32_t bank = 0, std::uint64_t base = 0);
 
     [[nodiscard]] memory_kind kind() const noexcept { return kind_; }
     [[nodiscard]] core_coord coord() const noexcept { return where_; }
     [[nodiscard]] std::uint64_t capacity() const noexcept { return capacity_; }
+    [[nodiscard]] std::uint64_t base() const noexcept { return base_; }
+    [[nodiscard]] std::uint64_t end() const noexcept { return base_ + capacity_; }
     // "L1 of core (2,1)", "DRAM bank 3 at (6,3)": for messages, so made when asked for.
     [[nodiscard]] std::string label() const;
     // Sorted by address, never overlapping.
     [[nodiscard]] const std::vector<allocation>& live() const noexcept { return live_; }
 
-    // True when [begin, end) is inside the capacity and overlaps no live allocation.
+    // True when [begin, end) is inside [base, end()) and overlaps no live allocation.
     [[nodiscard]] bool is_free(std::uint64_t begin, std::uint64_t end) const noexcept;
     // The live allocation holding byte `addr`, or nullptr. (Inline: every NoC access asks.)
     [[nodiscard]] const allocation* find(std::uint64_t addr) const noexcept {
@@ -74,8 +77,9 @@ private:
     core_coord where_;
     std::uint64_t capacity_;
     std::uint32_t bank_;
+    std::uint64_t base_;
     std::vector<allocation> live_;
-    std::vector<std::byte> bytes_;  // [0, high-water mark of live allocations)
+    std::vector<std::byte> bytes_;  // [base, high-water mark of live allocations)
 };
 
 }  // namespace ndshard::sim

@@ -23,6 +23,7 @@
 
 #include "api/tensor/page.h"
 #include "api/tensor/tensor_accessor_args.h"
+#include "internal/ndshard_banks.h"
 #include "internal/ndshard_platform.h"
 #include "ndshard/accessor.hpp"
 #include "ndshard/tt/interleaved.hpp"
@@ -541,8 +542,7 @@ template <class DSpecT>
 struct TensorAccessor<DSpecT, true> {
     using DSpec = DSpecT;
     static constexpr bool is_dram = DSpec::is_dram;
-    static constexpr std::uint32_t alignment =
-        is_dram ? ::ndshard::tt::chip_dram_alignment : ::ndshard::tt::chip_l1_alignment;
+    static constexpr std::uint32_t alignment = ::ndshard::tt::bank_alignment<is_dram>;
 
     template <std::size_t CTA_OFFSET, std::size_t CRTA_OFFSET>
     TensorAccessor(const TensorAccessorArgs<CTA_OFFSET, CRTA_OFFSET>&, const std::size_t bank_base_address_in,
@@ -556,12 +556,10 @@ struct TensorAccessor<DSpecT, true> {
     [[nodiscard]] std::uint32_t get_bank_base_address() const noexcept { return bank_base_address; }
     [[nodiscard]] std::uint64_t get_noc_addr(const std::uint32_t page_id, const std::uint32_t offset = 0,
                                              std::uint8_t noc = noc_index) const {
-        const std::uint32_t banks =
-            is_dram ? ::ndshard::tt::platform::num_dram_banks() : ::ndshard::tt::platform::num_l1_banks();
-        const ::ndshard::bank_and_offset bo = ::ndshard::tt::interleaved_place(page_id, banks);
-        const std::uint32_t addr = bo.page_offset * ::ndshard::tt::align_up(page_size, alignment) + bank_base_address +
-                                   offset + bank_offset(bo.bank);
-        return ::ndshard::tt::noc_packed_addr(bank_xy(bo.bank, noc), addr);
+        const std::uint32_t row = ::ndshard::tt::align_up(page_size, alignment);
+        return ::ndshard::tt::interleaved_noc_addr(
+            page_id, bank_base_address, offset, [row](std::uint32_t r) { return r * row; },
+            ::ndshard::tt::platform_banks<is_dram>{noc});
     }
     // Pages [start, end): an interleaved accessor does not know how many pages there are.
     [[nodiscard]] tensor_accessor::Pages<TensorAccessor> pages(std::uint32_t start_page_id, std::uint32_t end_page_id,
@@ -588,16 +586,6 @@ struct TensorAccessor<DSpecT, true> {
     void shard_pages(Any...) const {
         static_assert(tensor_accessor::detail::always_false_v<DSpecT>,
                       "shard_pages() is not supported by the interleaved tensor accessor (as on tt-metal)");
-    }
-
-private:
-    static std::uint32_t bank_xy(std::uint32_t bank, std::uint8_t noc) {
-        return is_dram ? ::ndshard::tt::platform::dram_bank_xy(bank, noc)
-                       : ::ndshard::tt::platform::l1_bank_xy(bank, noc);
-    }
-    static std::uint32_t bank_offset(std::uint32_t bank) {
-        return is_dram ? ::ndshard::tt::platform::dram_bank_offset(bank)
-                       : ::ndshard::tt::platform::l1_bank_offset(bank);
     }
 };
 

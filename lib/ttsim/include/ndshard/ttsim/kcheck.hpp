@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,6 +33,14 @@ struct op_case {
     std::uint32_t mix = all_compile_time;
     std::vector<core_coord> cores;
     unsigned layout = tt::default_layout;
+    // Kernel sources given instead of an op's own, by role ("reader", "writer"): how a user
+    // checks their kernels with an op's program (`ndshard kcheck copy --reader r.cpp`).
+    std::map<std::string, std::string> sources;
+    // The source for `role`: the one given, else the op's default.
+    [[nodiscard]] std::string source(const std::string& role, const std::string& fallback) const {
+        const auto it = sources.find(role);
+        return it == sources.end() ? fallback : it->second;
+    }
 };
 
 struct op_desc {
@@ -69,8 +78,9 @@ struct case_result {
     std::string summary;            // one line
 };
 
-// Runs one case (in this process; see check_options::isolate).
-case_result run_case(const op_desc& op, const case_spec& c, const launch_options& options = {});
+// Runs one case (in this process; see check_options::isolate). `sources`: op_case::sources.
+case_result run_case(const op_desc& op, const case_spec& c, const launch_options& options = {},
+                     const std::map<std::string, std::string>& sources = {});
 
 struct check_options {
     std::uint64_t cases = 100;
@@ -81,6 +91,7 @@ struct check_options {
     std::uint32_t case_timeout_s = 60;  // a child that runs longer is a hang
     std::uint64_t shrink_steps = 200;   // cases the shrinker may run
     launch_options launch;
+    std::map<std::string, std::string> sources;  // op_case::sources
 };
 
 struct check_report {

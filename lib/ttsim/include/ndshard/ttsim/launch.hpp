@@ -19,6 +19,8 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -57,7 +59,14 @@ enum class finding_kind : std::uint8_t {
     accessor,       // an accessor refused its argument words
     kernel_error,   // an exception, an abort from the kernel
     compile_error,  // a kernel did not compile
+    // Found after a launch that ran clean (kcheck.hpp):
+    output,         // an output page differs from the dense reference
+    padding,        // a padding slot or alignment gap of the output no longer holds the sentinel
+    input_changed,  // an input buffer was written
+    crash,          // the case's process died (a signal, a sanitizer report) or timed out
 };
+// The kind named by to_string, or nullopt.
+std::optional<finding_kind> finding_kind_from(std::string_view name) noexcept;
 const char* to_string(finding_kind k) noexcept;
 
 struct finding {

@@ -1,0 +1,461 @@
+// ndshard::ttsim::check_kernel: an op over generated distributions (kcheck.hpp).
+#include "ndshard/ttsim/kcheck.hpp"
+
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+
+#include "ndshard/error.hpp"
+#include "ndshard/sim/scenario.hpp"
+#include "ndshard/specio/spec_text.hpp"
+#include "ndshard/testkit/entropy.hpp"
+#include "ndshard/testkit/spec_gen.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace ndshard::ttsim {
+
+namespace {
+
+// The device every case runs on: 4 x 2 workers, 4 DRAM banks (small, so that more cores
+// than shards and every bank of an interleaved buffer are common).
+sim::device_config case_device() { return kernel_device_config(4, 2, 4); }
+
+const char* memory_name(sim::memory_kind k) { return k == sim::memory_kind::dram ? "dram" : "l1"; }
+sim::memory_kind memory_of(const std::string& s) {
+    if (s == "dram") return sim::memory_kind::dram;
+    if (s == "l1") return sim::memory_kind::l1;
+    throw spec_error("kcheck_case", "memory '" + s + "' is neither l1 nor dram");
+}
+
+// An interleaved buffer over every bank of the platform's table (what tt-metal calls
+// interleaved, and what InterleavedAddrGen addresses).
+distribution_spec whole_table_interleaved(const sim::device_config& cfg, const shape& pages, std::uint64_t bytes,
+                                          sim::memory_kind memory) {
+    distribution_spec s;
+    s.tensor = pages;
+    s.shard = shape{};
+    for (std::size_t d = 0; d < pages.rank(); ++d) s.shard.push_back(1);
+    s.page = {page_kind::pages};
+    s.element_size = bytes;
+    s.alignment = memory == sim::memory_kind::dram ? 32 : 16;
+    if (memory == sim::memory_kind::dram) {
+        for (std::uint32_t b = 0; b < cfg.num_dram_banks; ++b) {
+            const core_coord c{cfg.grid_x + b / cfg.grid_y, b % cfg.grid_y};
+            s.cores.push_back({c, c});
+        }
+    } else {
+        s.cores = {{{0, 0}, {cfg.grid_x - 1, cfg.grid_y - 1}}};  // row-major: the L1 bank order
+    }
+    return s;
+}
+
+// One case's findings over a pipe: a line per finding, fields separated by tabs, newlines
+// inside a field as \x01.
+std::string encode(const case_result& r) {
+    std::string out;
+    auto field = [](std::string s) {
+        std::replace(s.begin(), s.end(), '\n', '\x01');
+        std::replace(s.begin(), s.end(), '\t', ' ');
+        return s;
+    };
+    for (const finding& f : r.findings)
+        out += std::string(to_string(f.kind)) + "\t" + field(f.kernel) + "\t" + field(f.what) + "\n";
+    return out;
+}
+case_result decode(const std::string& text) {
+    case_result r;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) {
+        const std::size_t a = line.find('\t'), b = line.find('\t', a + 1);
+        if (a == std::string::npos || b == std::string::npos) continue;
+        finding f{finding_kind_from(line.substr(0, a)).value_or(finding_kind::crash), line.substr(a + 1, b - a - 1),
+                  line.substr(b + 1)};
+        std::replace(f.what.begin(), f.what.end(), '\x01', '\n');
+        r.findings.push_back(std::move(f));
+    }
+    r.passed = r.findings.empty();
+    return r;
+}
+
+// The sanitizer's own words for what it found, from a dead child's stderr, if it said any.
+std::string sanitizer_finding(const std::string& err) {
+    for (const char* tag : {"ERROR: AddressSanitizer: ", "ERROR: LeakSanitizer: ", "runtime error: ",
+                            "ERROR: UndefinedBehaviorSanitizer: "}) {
+        const std::size_t at = err.find(tag);
+        if (at == std::string::npos) continue;
+        const std::size_t end = err.find('\n', at);
+        std::string line = err.substr(at, end == std::string::npos ? std::string::npos : end - at);
+        // The first frame of ours after the report names where.
+        const std::size_t frame = err.find("#0 ", at);
+        if (frame != std::string::npos) {
+            const std::size_t fe = err.find('\n', frame);
+            line += " | " + err.substr(frame, fe == std::string::npos ? std::string::npos : fe - frame);
+        }
+        return line;
+    }
+    return "";
+}
+
+case_result run_isolated(const op_desc& op, const case_spec& c, const check_options& o) {
+    int out_pipe[2], err_pipe[2];
+    if (pipe(out_pipe) != 0 || pipe(err_pipe) != 0) throw std::runtime_error("kcheck: pipe failed");
+    const pid_t pid = fork();
+    if (pid < 0) throw std::runtime_error("kcheck: fork failed");
+    if (pid == 0) {
+        close(out_pipe[0]);
+        close(err_pipe[0]);
+        dup2(err_pipe[1], 2);
+        std::string text;
+        try {
+            text = encode(run_case(op, c, o.launch, o.sources));
+        } catch (const std::exception& e) {
+            text = "kernel_error\t\trun_case: " + std::string(e.what()) + "\n";
+        }
+        std::size_t off = 0;
+        while (off < text.size()) {
+            const ssize_t n = write(out_pipe[1], text.data() + off, text.size() - off);
+            if (n <= 0) break;
+            off += static_cast<std::size_t>(n);
+        }
+        _exit(0);
+    }
+    close(out_pipe[1]);
+    close(err_pipe[1]);
+    std::string out, err;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(o.case_timeout_s);
+    bool timed_out = false;
+    pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
+    int open = 2;
+    while (open > 0) {
+        const auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        if (left.count() <= 0) {
+            timed_out = true;
+            kill(pid, SIGKILL);
+            break;
+        }
+        if (poll(fds, 2, static_cast<int>(left.count())) < 0 && errno != EINTR) break;
+        for (int i = 0; i < 2; ++i) {
+            if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP))) continue;
+            char buf[4096];
+            const ssize_t n = read(fds[i].fd, buf, sizeof buf);
+            if (n <= 0) {
+                close(fds[i].fd);
+                fds[i].fd = -1;
+                --open;
+            } else {
+                (i == 0 ? out : err).append(buf, static_cast<std::size_t>(n));
+                if (err.size() > (1 << 20)) err.erase(0, err.size() - (1 << 19));
+            }
+        }
+    }
+    for (pollfd& f : fds)
+        if (f.fd >= 0) close(f.fd);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (timed_out)
+        return {false,
+                {{finding_kind::crash, "",
+                  "the case ran longer than " + std::to_string(o.case_timeout_s) +
+                      " s (a hang outside the API, or a busy loop)"}},
+                ""};
+    if (WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status) != 0)) {
+        const std::string found = sanitizer_finding(err);
+        const std::string how = WIFSIGNALED(status) ? std::string("signal ") + strsignal(WTERMSIG(status))
+                                                    : "exit status " + std::to_string(WEXITSTATUS(status));
+        return {false, {{finding_kind::crash, "", found.empty() ? "the case's process died: " + how : found}}, ""};
+    }
+    return decode(out);
+}
+
+}  // namespace
+
+std::string describe(const case_spec& c) {
+    std::string s;
+    auto one = [&](const char* what, const distribution_spec& d, sim::memory_kind m) {
+        s += std::string(what) + " " + to_string(d.tensor) + " cut " + to_string(d.shard) + " " + to_string(d.strat) +
+             " " + to_string(d.orient) + " on " + std::to_string(d.cores.size()) + " range(s) in " + memory_name(m) +
+             ", " + std::to_string(d.element_size) + " B pages aligned " + std::to_string(d.alignment) + "; ";
+    };
+    for (std::size_t i = 0; i < c.inputs.size(); ++i) one("input", c.inputs[i], c.input_memory[i]);
+    one("output", c.output, c.output_memory);
+    s += "mix " + std::to_string(c.mix) + ", " + std::to_string(c.num_cores) + " cores, seed " + std::to_string(c.seed);
+    return s;
+}
+
+std::string replay_flags(const case_spec& c) {
+    nlohmann::ordered_json j;
+    j["inputs"] = nlohmann::ordered_json::array();
+    for (std::size_t i = 0; i < c.inputs.size(); ++i)
+        j["inputs"].push_back({{"spec", nlohmann::ordered_json::parse(specio::spec_to_json(c.inputs[i]))},
+                               {"memory", memory_name(c.input_memory[i])}});
+    j["output"] = {{"spec", nlohmann::ordered_json::parse(specio::spec_to_json(c.output))},
+                   {"memory", memory_name(c.output_memory)}};
+    j["mix"] = c.mix;
+    j["cores"] = c.num_cores;
+    j["seed"] = c.seed;
+    return "--case '" + j.dump() + "'";
+}
+
+case_spec parse_case(const std::string& text) {
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(text);
+    } catch (const std::exception& e) {
+        throw spec_error("kcheck_case", std::string("--case is not JSON: ") + e.what());
+    }
+    case_spec c;
+    try {
+        for (const auto& in : j.at("inputs")) {
+            c.inputs.push_back(specio::parse_spec_json(in.at("spec").dump()));
+            c.input_memory.push_back(memory_of(in.at("memory").get<std::string>()));
+        }
+        c.output = specio::parse_spec_json(j.at("output").at("spec").dump());
+        c.output_memory = memory_of(j.at("output").at("memory").get<std::string>());
+        c.mix = j.at("mix").get<std::uint32_t>();
+        c.num_cores = j.at("cores").get<std::uint32_t>();
+        c.seed = j.at("seed").get<std::uint64_t>();
+    } catch (const spec_error&) {
+        throw;
+    } catch (const std::exception& e) {
+        throw spec_error("kcheck_case", std::string("--case: ") + e.what() +
+                                            " (keys: inputs[{spec, memory}], output{spec, memory}, mix, cores, seed)");
+    }
+    if (!tt::is_valid_runtime_mix(c.mix) || (c.mix & ~tt::flag::runtime_all) != 0)
+        throw spec_error("kcheck_case",
+                         "--case: mix " + std::to_string(c.mix) + " is not one of the 15 (tt::flag Runtime bits)");
+    if (c.num_cores < 1 || c.num_cores > case_device().grid_x * case_device().grid_y)
+        throw spec_error("kcheck_case", "--case: cores " + std::to_string(c.num_cores) + " is not in 1..8");
+    return c;
+}
+
+case_result run_case(const op_desc& op, const case_spec& c, const launch_options& options,
+                     const std::map<std::string, std::string>& sources) {
+    const sim::device_config cfg = case_device();
+    sim::device dev(cfg);
+    std::vector<sim::buffer_id> inputs;
+    std::vector<sim::dense_tensor> data;
+    for (std::size_t i = 0; i < c.inputs.size(); ++i) {
+        inputs.push_back(dev.allocate(c.inputs[i], "input" + std::to_string(i)));
+        const distribution& d = dev.buffer(inputs.back()).dist;
+        data.push_back(sim::dense_tensor::random(d.tensor_pages, static_cast<std::uint32_t>(d.page_size / 4),
+                                                 c.seed * 31 + i + 1));
+        dev.write(inputs.back(), data.back());
+    }
+    const sim::buffer_id output = dev.allocate(c.output, "output");
+    std::vector<core_coord> cores;
+    for (std::uint32_t w = 0; w < c.num_cores; ++w) cores.push_back(dev.worker(w));
+    const op_case oc{dev, inputs, output, c.mix, cores, tt::default_layout, sources};
+    const program p = op.build(oc);
+    launch_options lo = options;
+    lo.seed = c.seed;
+    const launch_result r = launch(dev, p, lo);
+    case_result out;
+    out.findings = r.findings;
+    if (out.findings.empty()) {
+        const shape out_pages = dev.buffer(output).dist.tensor_pages;
+        const std::string diff = sim::first_difference(dev.read(output), op.reference(data, out_pages));
+        if (!diff.empty())
+            out.findings.push_back({finding_kind::output, "", "the output differs from the reference: " + diff});
+        // Padding slots only: a kernel may write a page's alignment gap (tt-metal's page writes
+        // move aligned pages).
+        std::vector<std::string> pad = dev.padding_violations(output);
+        std::erase_if(pad, [](const std::string& line) { return line.find("(padding)") == std::string::npos; });
+        if (!pad.empty())
+            out.findings.push_back(
+                {finding_kind::padding, "",
+                 std::to_string(pad.size()) + " padding slots or gaps written, first: " + pad.front()});
+        for (std::size_t i = 0; i < inputs.size(); ++i)
+            if (!(dev.read(inputs[i]) == data[i]))
+                out.findings.push_back(
+                    {finding_kind::input_changed, "", "input " + std::to_string(i) + " was written"});
+    }
+    out.passed = out.findings.empty();
+    out.summary =
+        out.passed ? "passed" : std::string(to_string(out.findings.front().kind)) + ": " + out.findings.front().what;
+    return out;
+}
+
+namespace {
+
+// A case drawn for an op: distributions from the simulator's scenario generator (every
+// family and strategy, L1 and DRAM), sometimes interleaved over the whole bank table.
+std::optional<case_spec> draw_case(const op_desc& op, testkit::entropy& e, const check_options& o) {
+    const sim::device_config cfg = case_device();
+    case_spec c;
+    const std::size_t lo = std::max<std::size_t>(op.min_rank, 1), hi = std::min<std::size_t>(op.max_rank, 8);
+    // Ranks 1..4 mostly, 8 on purpose now and then.
+    std::size_t rank = e.chance(10) ? hi : e.between(lo, std::min<std::size_t>(hi, 4));
+    const shape pages = sim::draw_page_grid(e, rank, o.max_pages);
+    std::vector<shape> in_pages(op.num_inputs, pages);
+    const std::optional<shape> out_pages = op.output_pages(in_pages);
+    if (!out_pages) return std::nullopt;
+    const std::uint64_t bytes = 4 * e.between(1, 16);
+    auto draw = [&](const shape& p, distribution_spec& s, sim::memory_kind& m) {
+        if (e.chance(12)) {
+            m = e.chance(50) ? sim::memory_kind::dram : sim::memory_kind::l1;
+            s = whole_table_interleaved(cfg, p, bytes, m);
+        } else {
+            const sim::drawn_spec d = sim::draw_distribution(e, cfg, p, bytes);
+            s = d.spec;
+            m = d.memory;
+        }
+    };
+    for (std::size_t i = 0; i < op.num_inputs; ++i) {
+        c.inputs.emplace_back();
+        c.input_memory.emplace_back();
+        draw(pages, c.inputs.back(), c.input_memory.back());
+    }
+    draw(*out_pages, c.output, c.output_memory);
+    const std::vector<std::uint32_t> mixes = tt::all_runtime_mixes();
+    c.mix = e.chance(30) ? mixes[e.between(0, mixes.size() - 1)] : all_runtime;
+    auto contiguous = [](const distribution_spec& s) { return s.strat == strategy::contiguous_1d; };
+    if (contiguous(c.output) || std::any_of(c.inputs.begin(), c.inputs.end(), contiguous))
+        c.mix &= ~tt::flag::runtime_num_banks;  // the contiguous deal travels in a compile-time bank count
+    c.num_cores =
+        static_cast<std::uint32_t>(e.between(1, std::min<std::uint64_t>(o.max_cores, cfg.grid_x * cfg.grid_y)));
+    c.seed = e.between(0, 1'000'000);
+    return c;
+}
+
+// Simpler variants of a failing case, the simplest first.
+std::vector<case_spec> simpler(const case_spec& c) {
+    std::vector<case_spec> out;
+    auto add = [&](case_spec v) {
+        try {
+            for (const distribution_spec& s : v.inputs) (void)make_distribution(s);
+            (void)make_distribution(v.output);
+        } catch (const spec_error&) {
+            return;  // not a valid case
+        }
+        out.push_back(std::move(v));
+    };
+    if (c.num_cores > 1) {
+        case_spec v = c;
+        v.num_cores = 1;
+        add(v);
+        v = c;
+        v.num_cores = c.num_cores / 2;
+        add(v);
+    }
+    if (c.mix != all_runtime) {
+        case_spec v = c;
+        v.mix = all_runtime;
+        auto contiguous = [](const distribution_spec& s) { return s.strat == strategy::contiguous_1d; };
+        if (contiguous(v.output) || std::any_of(v.inputs.begin(), v.inputs.end(), contiguous))
+            v.mix &= ~tt::flag::runtime_num_banks;
+        if (v.mix != c.mix) add(v);
+    }
+    // Each buffer alone made simpler: fewer core ranges, fewer pages per page, no alignment gap.
+    auto each_buffer = [&](auto&& change) {
+        for (std::size_t i = 0; i <= c.inputs.size(); ++i) {
+            case_spec v = c;
+            distribution_spec& s = i < c.inputs.size() ? v.inputs[i] : v.output;
+            if (change(s)) add(std::move(v));
+        }
+    };
+    each_buffer([](distribution_spec& s) {
+        if (s.cores.size() <= 1) return false;
+        s.cores.pop_back();
+        return true;
+    });
+    each_buffer([](distribution_spec& s) {
+        if (s.cores.size() != 1 || s.cores[0].start == s.cores[0].end) return false;
+        core_range& r = s.cores[0];
+        if (r.end.x > r.start.x) --r.end.x;
+        else --r.end.y;
+        return true;
+    });
+    each_buffer([](distribution_spec& s) {
+        if (s.orient == orientation::row_major) return false;
+        s.orient = orientation::row_major;
+        return true;
+    });
+    // The page size and the page grid, the same for every buffer (the op's shapes must agree).
+    if (c.output.element_size > 4) {
+        case_spec v = c;
+        for (distribution_spec& s : v.inputs) s.element_size = 4;
+        v.output.element_size = 4;
+        add(v);
+    }
+    {
+        case_spec v = c;
+        bool changed = false;
+        for (distribution_spec* s : [&] {
+                 std::vector<distribution_spec*> all;
+                 for (distribution_spec& x : v.inputs) all.push_back(&x);
+                 all.push_back(&v.output);
+                 return all;
+             }())
+            if (s->alignment > 4) {
+                s->alignment = 4;
+                changed = true;
+            }
+        if (changed) add(v);
+    }
+    if (c.seed != 0) {
+        case_spec v = c;
+        v.seed = 0;
+        add(v);
+    }
+    return out;
+}
+
+}  // namespace
+
+check_report check_kernel(const op_desc& op, const check_options& options) {
+    check_report report;
+    testkit::random_entropy e(options.seed);
+    std::map<std::string, std::uint64_t> tags;
+    auto run = [&](const case_spec& c) {
+        return options.isolate ? run_isolated(op, c, options) : run_case(op, c, options.launch, options.sources);
+    };
+    for (std::uint64_t i = 0; i < options.cases; ++i) {
+        std::optional<case_spec> c = draw_case(op, e, options);
+        if (!c) continue;
+        for (const distribution_spec& s : c->inputs)
+            for (const std::string& f : testkit::features(s)) ++tags["input " + f];
+        for (const std::string& f : testkit::features(c->output)) ++tags["output " + f];
+        for (const sim::memory_kind m : c->input_memory) ++tags[std::string("input in ") + memory_name(m)];
+        ++tags[std::string("output in ") + memory_name(c->output_memory)];
+        ++tags[c->mix == all_runtime ? "mix all runtime" : "mix with compile-time parts"];
+        ++report.cases_run;
+        case_result r = run(*c);
+        if (r.passed) continue;
+        ++report.cases_failed;
+        // Shrink: the first simpler variant that still fails, again and again.
+        case_spec best = *c;
+        case_result best_result = r;
+        std::uint64_t steps = 0;
+        for (bool progress = true; progress && steps < options.shrink_steps;) {
+            progress = false;
+            for (const case_spec& v : simpler(best)) {
+                if (++steps > options.shrink_steps) break;
+                case_result vr = run(v);
+                if (!vr.passed) {
+                    best = v;
+                    best_result = std::move(vr);
+                    progress = true;
+                    break;
+                }
+            }
+        }
+        report.smallest = best;
+        report.smallest_result = best_result;
+        report.replay = "ndshard kcheck " + op.name + " " + replay_flags(best);
+        break;
+    }
+    for (const auto& [tag, n] : tags) report.tags.push_back(tag + " x" + std::to_string(n));
+    return report;
+}
+
+}  // namespace ndshard::ttsim

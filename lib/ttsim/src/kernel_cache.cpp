@@ -1,0 +1,188 @@
+#include "kernel_cache.hpp"
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <stdexcept>
+#include <vector>
+
+extern char** environ;
+
+namespace ndshard::ttsim::detail {
+
+namespace {
+
+// FNV-1a, 64 bits: names a variant in the cache (not a security boundary).
+struct fnv {
+    std::uint64_t h = 1469598103934665603ULL;
+    void add(std::string_view s) {
+        for (unsigned char c : s) h = (h ^ c) * 1099511628211ULL;
+        h = (h ^ 0xFF) * 1099511628211ULL;  // a separator, so ("ab","c") != ("a","bc")
+    }
+};
+
+std::string read_file(const std::filesystem::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    if (!in) throw std::runtime_error("ttsim: cannot read kernel source " + p.string());
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+// Everything a kernel's object depends on besides its own source and arguments: the
+// headers it is compiled with (their contents), the compiler and its flags.
+const std::string& build_fingerprint() {
+    static const std::string fp = [] {
+        fnv f;
+        f.add(NDSHARD_TTSIM_CXX);
+        f.add(NDSHARD_TTSIM_FLAGS);
+        f.add(std::to_string(abi::version));
+        for (const char* dir :
+             {NDSHARD_TTSIM_INCLUDE_CORE, NDSHARD_TTSIM_INCLUDE_TTMETAL, NDSHARD_TTSIM_INCLUDE_SELF}) {
+            std::vector<std::filesystem::path> files;
+            for (const auto& e : std::filesystem::recursive_directory_iterator(dir))
+                if (e.is_regular_file()) files.push_back(e.path());
+            std::sort(files.begin(), files.end());
+            for (const auto& p : files) {
+                f.add(p.string());
+                f.add(read_file(p));
+            }
+        }
+        char buf[20];
+        std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(f.h));
+        return std::string(buf);
+    }();
+    return fp;
+}
+
+std::vector<std::string> split_flags(const std::string& flags) {
+    std::vector<std::string> out;
+    std::istringstream in(flags);
+    for (std::string w; in >> w;) out.push_back(w);
+    return out;
+}
+
+// The compiler's command line for one variant.
+std::vector<std::string> command(const kernel_desc& k, const std::filesystem::path& out) {
+    std::vector<std::string> cmd{NDSHARD_TTSIM_CXX};
+    for (std::string& f : split_flags(NDSHARD_TTSIM_FLAGS)) cmd.push_back(std::move(f));
+    cmd.insert(cmd.end(), {"-std=c++20", "-O1", "-g", "-fPIC", "-shared", "-fvisibility=hidden", "-w", "-DKERNEL_BUILD",
+                           "-DARCH_WORMHOLE", "-DNDSHARD_TT_PLATFORM=\"ndshard/ttsim/kernel_platform.hpp\""});
+    const int noc = k.noc >= 0 ? k.noc : (k.proc == processor::riscv_0 ? 0 : 1);
+    cmd.push_back("-DNOC_INDEX=" + std::to_string(noc));
+    cmd.push_back(k.proc == processor::riscv_0 ? "-DCOMPILE_FOR_BRISC" : "-DCOMPILE_FOR_NCRISC");
+    std::string cta;
+    for (std::uint32_t v : k.compile_time_args) cta += (cta.empty() ? "" : ",") + std::to_string(v) + "u";
+    cmd.push_back("-DKERNEL_COMPILE_TIME_ARGS=" + cta);
+    if (!k.named_compile_time_args.empty()) {
+        std::string map;
+        for (const auto& [name, v] : k.named_compile_time_args)
+            map += (map.empty() ? "" : ",") + std::string("{\"") + name + "\"," + std::to_string(v) + "u}";
+        cmd.push_back("-DKERNEL_COMPILE_TIME_ARG_MAP=" + map);
+    }
+    for (const auto& [name, value] : k.defines) cmd.push_back("-D" + name + (value.empty() ? "" : "=" + value));
+    for (const char* dir : {NDSHARD_TTSIM_INCLUDE_TTMETAL, NDSHARD_TTSIM_INCLUDE_CORE, NDSHARD_TTSIM_INCLUDE_SELF})
+        cmd.push_back(std::string("-I") + dir);
+    const std::filesystem::path src = std::filesystem::absolute(k.source);
+    cmd.push_back("-I" + src.parent_path().string());
+    // Many kernels include nothing: the firmware includes the API before them, as here.
+    cmd.insert(cmd.end(), {"-include", "api/dataflow/dataflow_api.h", src.string(), "-o", out.string()});
+    return cmd;
+}
+
+// Runs `cmd`, its output to `log`; the exit status.
+int run(const std::vector<std::string>& cmd, const std::filesystem::path& log) {
+    std::vector<char*> argv;
+    for (const std::string& a : cmd) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_adddup2(&actions, 1, 2);
+    pid_t pid = 0;
+    const int rc = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (rc != 0) return -1;
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR) return -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+}  // namespace
+
+std::filesystem::path cache_folder(const std::filesystem::path& preferred) {
+    if (!preferred.empty()) return preferred;
+    if (const char* env = std::getenv("NDSHARD_KERNEL_CACHE"); env != nullptr && *env != 0) return env;
+    return std::filesystem::temp_directory_path() / "ndshard-kernel-cache";
+}
+
+compiled_kernel load_kernel(const kernel_desc& k, const std::filesystem::path& cache) {
+    const std::string source = read_file(k.source);
+    fnv f;
+    f.add(build_fingerprint());
+    f.add(std::filesystem::absolute(k.source).string());
+    f.add(source);
+    std::filesystem::create_directories(cache);
+    const std::filesystem::path out_probe = cache / "x.so";
+    for (const std::string& a : command(k, out_probe)) f.add(a);
+    char name[40];
+    std::snprintf(name, sizeof name, "%016llx.so", static_cast<unsigned long long>(f.h));
+    const std::filesystem::path object = cache / name;
+
+    compiled_kernel ck;
+    ck.object = object;
+    if (!std::filesystem::exists(object)) {
+        // Built beside its final name and renamed into place: another process building the
+        // same variant at the same time never sees half an object.
+        const std::filesystem::path tmp = object.string() + "." + std::to_string(getpid()) + ".tmp";
+        const std::filesystem::path log = object.string() + "." + std::to_string(getpid()) + ".log";
+        const auto t0 = std::chrono::steady_clock::now();
+        const int rc = run(command(k, tmp), log);
+        ck.compile_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        if (rc != 0) {
+            std::string text = std::filesystem::exists(log) ? read_file(log) : "";
+            std::filesystem::remove(log);
+            std::filesystem::remove(tmp);
+            std::istringstream lines(text);
+            std::string first, line;
+            for (int n = 0; n < 12 && std::getline(lines, line); ++n) first += line + "\n";
+            throw std::runtime_error("kernel " + k.source + " does not compile (" + NDSHARD_TTSIM_CXX + " exit " +
+                                     std::to_string(rc) + "):\n" + first);
+        }
+        std::filesystem::remove(log);
+        std::filesystem::rename(tmp, object);
+        ck.fresh = true;
+    }
+    // Loaded once per process and kept: a variant's code is small, and reloading costs more.
+    static std::mutex loaded_mutex;
+    static std::map<std::string, kernel_entry> loaded;
+    const std::lock_guard<std::mutex> lock(loaded_mutex);
+    if (auto it = loaded.find(object.string()); it != loaded.end()) {
+        ck.entry = it->second;
+        return ck;
+    }
+    void* h = dlopen(object.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (h == nullptr) throw std::runtime_error(std::string("ttsim: cannot load kernel object: ") + dlerror());
+    using version_fn = std::uint32_t (*)();
+    const auto version = reinterpret_cast<version_fn>(dlsym(h, "ndshard_ttsim_abi_version"));
+    ck.entry = reinterpret_cast<kernel_entry>(dlsym(h, "ndshard_ttsim_entry"));
+    if (version == nullptr || ck.entry == nullptr || version() != abi::version)
+        throw std::runtime_error("ttsim: " + object.string() + " is not a kernel of this simulator (ABI version)");
+    loaded.emplace(object.string(), ck.entry);
+    return ck;
+}
+
+}  // namespace ndshard::ttsim::detail

@@ -1,0 +1,121 @@
+// ndshard::ttsim::launch on hand-picked programs: a copy of every page through a circular
+// buffer between two kernels on two cores, against the input; and the findings of kernels
+// with one mistake each (a push before the read landed, a deadlock).
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "ndshard/sim/dense.hpp"
+#include "ndshard/ttsim/launch.hpp"
+#include "ndshard/ttsim/program.hpp"
+
+namespace {
+
+using namespace ndshard;
+
+const std::string kernels = NDSHARD_TTSIM_TEST_KERNELS;
+
+struct copy_setup {
+    sim::device dev{ttsim::kernel_device_config(4, 2, 4)};
+    sim::buffer_id in, out;
+    sim::dense_tensor data;
+    std::vector<core_coord> cores{{0, 0}, {1, 0}};
+
+    explicit copy_setup(std::uint32_t mix) {
+        distribution_spec s;  // [3,7,5] pages of 16 int32, [2,2,2] shards on 2 L1 banks
+        s.tensor = {3, 7, 5};
+        s.shard = {2, 2, 2};
+        s.page.kind = page_kind::pages;
+        s.element_size = 64;
+        s.alignment = 32;
+        s.cores = {core_range{{0, 0}, {1, 0}}};
+        in = dev.allocate(s, "in");
+        distribution_spec o = s;  // the output: [1,1,5] shards over the 4 DRAM banks
+        o.shard = {1, 1, 5};
+        o.cores = dev.dram_bank_ranges(4);
+        out = dev.allocate(o, "out");
+        data = sim::dense_tensor::random(dev.buffer(in).dist.tensor_pages, 16, 7);
+        dev.write(in, data);
+        (void)mix;
+    }
+
+    ttsim::program program(const std::string& reader, std::uint32_t mix) {
+        ttsim::program p;
+        ttsim::circular_buffer_desc cb;
+        cb.page_size = 64;
+        cb.num_pages = 2;
+        cb.cores = cores;
+        p.add_circular_buffer(cb);
+        std::vector<std::uint32_t> rct{0}, rcrt, wct{0}, wcrt;
+        ttsim::append_accessor_args(dev, in, mix, rct, rcrt);
+        ttsim::append_accessor_args(dev, out, mix, wct, wcrt);
+        ttsim::kernel_desc rk, wk;
+        rk.source = kernels + "/" + reader;
+        rk.compile_time_args = rct;
+        rk.cores = cores;
+        wk.source = kernels + "/copy_writer.cpp";
+        wk.proc = ttsim::riscv_1;
+        wk.compile_time_args = wct;
+        wk.cores = cores;
+        const auto r = p.add_kernel(rk);
+        const auto w = p.add_kernel(wk);
+        p.set_common_runtime_args(r, rcrt);
+        p.set_common_runtime_args(w, wcrt);
+        const std::uint32_t pages = 105, half = 53;
+        for (std::uint32_t i = 0; i < 2; ++i) {
+            const std::uint32_t start = i * half, count = i == 0 ? half : pages - half;
+            p.set_runtime_args(r, cores[i], {static_cast<std::uint32_t>(dev.buffer(in).dist.bank_base), start, count});
+            p.set_runtime_args(w, cores[i], {static_cast<std::uint32_t>(dev.buffer(out).dist.bank_base), start, count});
+        }
+        return p;
+    }
+};
+
+ttsim::launch_options options(std::uint64_t seed) {
+    ttsim::launch_options o;
+    o.seed = seed;
+    o.cache = NDSHARD_KERNEL_CACHE_DIR;
+    return o;
+}
+
+std::string findings(const ttsim::launch_result& r) {
+    std::string s;
+    for (const auto& f : r.findings) s += std::string(ttsim::to_string(f.kind)) + " " + f.kernel + ": " + f.what + "\n";
+    return s;
+}
+
+TEST(TtsimLaunch, CopiesEveryPageThroughACircularBuffer) {
+    for (std::uint32_t mix : {ttsim::all_compile_time, ttsim::all_runtime}) {
+        for (std::uint64_t seed : {1, 2, 3}) {
+            copy_setup c(mix);
+            const ttsim::launch_result r = ttsim::launch(c.dev, c.program("copy_reader.cpp", mix), options(seed));
+            ASSERT_TRUE(r.ok()) << findings(r);
+            EXPECT_EQ(sim::first_difference(c.dev.read(c.out), c.data), "") << "mix " << mix << " seed " << seed;
+            EXPECT_TRUE(c.dev.padding_violations(c.out).empty());
+            EXPECT_EQ(r.traffic.pages_read, 105U);
+            EXPECT_EQ(r.traffic.pages_written, 105U);
+        }
+    }
+}
+
+TEST(TtsimLaunch, APushBeforeTheReadLandsIsFound) {
+    copy_setup c(ttsim::all_runtime);
+    const ttsim::launch_result r =
+        ttsim::launch(c.dev, c.program("push_before_barrier_reader.cpp", ttsim::all_runtime), options(1));
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.findings.front().kind, ttsim::finding_kind::async) << findings(r);
+    EXPECT_NE(r.findings.front().what.find("noc_async_read_barrier"), std::string::npos) << findings(r);
+}
+
+TEST(TtsimLaunch, ADeadlockNamesWhatEachKernelWaitsFor) {
+    copy_setup c(ttsim::all_runtime);
+    const ttsim::launch_result r = ttsim::launch(c.dev, c.program("greedy_reader.cpp", ttsim::all_runtime), options(1));
+    ASSERT_FALSE(r.ok());
+    const std::string all = findings(r);
+    EXPECT_EQ(r.findings.front().kind, ttsim::finding_kind::deadlock) << all;
+    EXPECT_NE(all.find("greedy_reader.cpp on (0,0) waits for cb_wait_front(0, 1)"), std::string::npos) << all;
+    EXPECT_NE(all.find("copy_writer.cpp on (1,0) waits for cb_wait_front(0, 1)"), std::string::npos) << all;
+}
+
+}  // namespace
