@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""bench/report.py - the issue 6 ratio table from one ndshard_bench run.
+"""bench/report.py - the ratio table of docs/performance.md from one ndshard_bench run.
 
     report.py BENCH_JSON [--callgrind CALLGRIND_JSON] [--markdown OUT_MD]
 

@@ -5,10 +5,10 @@
 # --device: rv32im instructions (and hardware divides) per address, per page through each
 # iterator and per construction from runtime words, at -Os and -O2 (clang 14), counted
 # under qemu-riscv32 (bench/device/count.py: N and 2N operations, the difference / N),
-# for the bench specs (bench/bench_specs.hpp); prints the markdown table of the README.
+# for the bench specs (bench/bench_specs.hpp); prints the markdown table of docs/performance.md.
 # Needs the rv32im toolchain of scripts/install-deps.sh.
 #
-# Issue 6's performance table, from one command on a fresh clone:
+# The x86 performance table of docs/performance.md, from one command on a fresh clone:
 #   1. installs missing dependencies (scripts/install-deps.sh: libbenchmark-dev, valgrind, ...),
 #   2. configures and builds the release preset's benchmark targets only,
 #   3. runs bench/selfcheck (the accessor against the host layout; a wrong fast path is
@@ -95,6 +95,6 @@ if [[ "${NDSHARD_SKIP_CALLGRIND:-0}" != 1 ]]; then
   callgrind_args=(--callgrind "$out/callgrind.json")
 fi
 
-echo "=== issue 6 targets ($(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores)"
+echo "=== targets ($(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores)"
 python3 "$root/bench/report.py" "$out/bench.json" "${callgrind_args[@]}" --markdown "$out/report.md"
 echo "(JSON: $out/bench.json; markdown: $out/report.md)"

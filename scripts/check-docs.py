@@ -5,14 +5,18 @@
    (fuzz/fuzz_*.cpp, tools/fuzz/fuzz_*.cpp), and every props/ or fuzz/ file it names exists.
 2. Every relative link in README.md and docs/*.md resolves to a file or folder inside
    the repository (no link leaves it), and no page points a reader to ../shared.
-3. docs/layout.md lists every folder and every public header, and everything it lists
-   exists. A folder is every folder that holds a file of the repository (tracked by git,
+3. docs/layout.md lists every folder, every public header and every page of docs/, and
+   everything it lists exists. A folder is every folder that holds a file of the repository (tracked by git,
    or new and not ignored), and every top-level folder; a public header is
    lib/include/ndshard/*.hpp, *.h and detail/*.hpp, and every header under an internal
    library's include/ (lib/*/include/, tools/*/include/). An entry is a list item that
    starts with a link to the folder (target ending in '/') or header, followed by what
    lives there: `- [lib/sim/](../lib/sim/) the simulated device ...`. A missing entry is
    printed as the line to paste, with its description left to write.
+4. README.md links every page of docs/, so that no page is out of a reader's reach.
+
+The commands the pages show are run or checked by scripts/check-doc-commands.py (ctest
+docs.commands), which needs a build.
 
 Usage: scripts/check-docs.py [repository root]   (default: this script's parent folder)
 Prints one line per problem naming the file, the link or path, and the rule; exits 1 if any.
@@ -93,7 +97,8 @@ folders = {pathlib.PurePosixPath(f).parent.as_posix() for f in files} - {"."}
 folders |= {f.split("/", 1)[0] for f in folders}
 public_headers = {f for f in files if re.fullmatch(r"lib/include/ndshard/(detail/)?[^/]+\.(hpp|h)", f)
                   or re.fullmatch(r"(lib|tools)/[^/]+/include/.+\.(hpp|h)", f)}
-required = {f + "/" for f in folders} | public_headers
+doc_pages = {p.relative_to(root).as_posix() for p in (root / "docs").glob("*.md")}
+required = {f + "/" for f in folders} | public_headers | doc_pages
 if not layout_md.is_file():
     problems.append("docs/layout.md: missing (it must list every folder and public header)")
 else:
@@ -117,6 +122,14 @@ else:
     for path in sorted(required - set(listed)):
         link = os.path.relpath(root / path, layout_md.parent).replace(os.sep, "/") + ("/" if path.endswith("/") else "")
         problems.append(f"docs/layout.md: {path} exists but is not listed; add: - [{path}]({link}) <what lives there>")
+
+# 4. every page of docs/ is linked from the README
+readme = root / "README.md"
+if readme.is_file():
+    linked = {(root / target.split("#", 1)[0]).resolve() for target in link.findall(readme.read_text(encoding="utf-8"))}
+    for page in sorted(doc_pages):
+        if (root / page).resolve() not in linked:
+            problems.append(f"README.md: does not link {page}; every page of docs/ is reached from the README")
 
 for p in problems:
     print(p)

@@ -11,9 +11,10 @@ and judges the report against what the adapter is (conformance/CMakeLists.txt).
       the defect must be caught: exit 1 (never a signal, also when the module crashes or
       hangs), every law FILE lists for N failed, and each of those counterexamples is
       small (rank <= 3, <= 64 pages) unless FILE says why it cannot be.
-  run_conform.py readme --readme README.md --cxx CXX --include DIR --workdir DIR [pass options]
-      extracts the adapter between README's conform-adapter markers exactly as printed,
-      builds it as a shared library with CXX (the README's command), and checks it passes.
+  run_conform.py docs --page docs/conformance.md --cxx CXX --include DIR --workdir DIR [pass options]
+      extracts the adapter, the fenced block after the page's `<!-- doc-file: my_adapter.cpp -->`,
+      exactly as printed, builds it as a shared library with CXX (the page's command), and
+      checks it passes.
   run_conform.py summary --expectations FILE --results DIR
       prints the defect table and the catch rate (caught / total) from the results the
       defect tests wrote; fails unless every defect was caught.
@@ -215,25 +216,28 @@ def check_defect(args):
     return 0 if caught else 1
 
 
-README_BEGIN, README_END = "<!-- conform-adapter:begin -->", "<!-- conform-adapter:end -->"
+DOC_FILE_MARKER = "<!-- doc-file: my_adapter.cpp -->"
 
 
-def build_readme_adapter(args):
-    """Writes README's adapter to workdir/my_adapter.cpp and builds libmy_adapter.so; returns its path."""
-    with open(args.readme, encoding="utf-8") as f:
+def build_docs_adapter(args):
+    """Writes the page's adapter to workdir/my_adapter.cpp and builds libmy_adapter.so; returns its path."""
+    with open(args.page, encoding="utf-8") as f:
         text = f.read()
-    if text.count(README_BEGIN) != 1 or text.count(README_END) != 1:
-        raise RuntimeError(f"{args.readme} must hold exactly one {README_BEGIN} ... {README_END} block")
-    block = text.split(README_BEGIN, 1)[1].split(README_END, 1)[0].strip("\n").splitlines()
-    if len(block) < 2 or not block[0].startswith("```") or block[-1].strip() != "```":
-        raise RuntimeError("the adapter block must be one fenced code block")
+    if text.count(DOC_FILE_MARKER) != 1:
+        raise RuntimeError(f"{args.page} must hold exactly one {DOC_FILE_MARKER}, before the adapter's block")
+    lines = text.split(DOC_FILE_MARKER, 1)[1].lstrip("\n").splitlines()
+    if not lines or not lines[0].startswith("```"):
+        raise RuntimeError(f"{DOC_FILE_MARKER} must be followed by one fenced code block")
+    end = next((i for i, line in enumerate(lines[1:], 1) if line.strip() == "```"), None)
+    if end is None:
+        raise RuntimeError("the adapter's fenced block is not closed")
     os.makedirs(args.workdir, exist_ok=True)
     source = os.path.join(args.workdir, "my_adapter.cpp")
     library = os.path.join(args.workdir, "libmy_adapter.so")
     with open(source, "w", encoding="utf-8") as f:
-        f.write("\n".join(block[1:-1]) + "\n")
-    print(f"README adapter: {len(block) - 2} lines -> {source}")
-    # The command README.md prints, with the host compiler for `c++`.
+        f.write("\n".join(lines[1:end]) + "\n")
+    print(f"{args.page} adapter: {end - 1} lines -> {source}")
+    # The command the page prints, with the host compiler for `c++`.
     command = [args.cxx, "-std=c++17", "-O2", "-shared", "-fPIC", "-I" + os.path.abspath(args.include), source, "-o", library]
     print("$ " + " ".join(command), flush=True)
     subprocess.run(command, check=True, cwd=args.workdir)
@@ -273,7 +277,7 @@ def summary(args):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("mode", choices=["pass", "defect", "summary", "readme"])
+    parser.add_argument("mode", choices=["pass", "defect", "summary", "docs"])
     parser.add_argument("--ndshard")
     parser.add_argument("--impl")
     parser.add_argument("--name")
@@ -282,7 +286,7 @@ def main():
     parser.add_argument("--abi-version", type=int)
     parser.add_argument("--passed", help="pass: comma-separated laws that must have passed (not skipped)")
     parser.add_argument("--skipped", help="pass: comma-separated laws that must be skipped as undeclared")
-    parser.add_argument("--readme")
+    parser.add_argument("--page")
     parser.add_argument("--cxx")
     parser.add_argument("--include")
     parser.add_argument("--workdir")
@@ -294,11 +298,11 @@ def main():
     args = parser.parse_args()
     if args.mode == "summary":
         return summary(args)
-    if args.mode == "readme":
+    if args.mode == "docs":
         try:
-            args.impl = build_readme_adapter(args)
+            args.impl = build_docs_adapter(args)
         except (RuntimeError, OSError, subprocess.CalledProcessError) as e:
-            print(f"FAIL: README adapter: {e}")
+            print(f"FAIL: {args.page} adapter: {e}")
             return 1
         return check_pass(args)
     if not args.impl or not args.name:
