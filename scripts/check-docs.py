@@ -120,8 +120,8 @@ else:
         elif len(what.split()) < 3:
             problems.append(f"docs/layout.md:{n}: {path} needs a few words on what lives there")
     for path in sorted(required - set(listed)):
-        link = os.path.relpath(root / path, layout_md.parent).replace(os.sep, "/") + ("/" if path.endswith("/") else "")
-        problems.append(f"docs/layout.md: {path} exists but is not listed; add: - [{path}]({link}) <what lives there>")
+        target = os.path.relpath(root / path, layout_md.parent).replace(os.sep, "/") + ("/" if path.endswith("/") else "")
+        problems.append(f"docs/layout.md: {path} exists but is not listed; add: - [{path}]({target}) <what lives there>")
 
 # 4. every page of docs/ is linked from the README
 readme = root / "README.md"
