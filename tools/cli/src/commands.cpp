@@ -122,11 +122,11 @@ legacy_layout parse_legacy_layout(const std::string& text) {
 
 struct convert_flags {
     std::optional<std::string> from, to, shard_height, shard_width, page_size;
-    std::optional<std::string> ct, crta, runtime, arch;  // tt-args
+    std::optional<std::string> ct, crta, runtime, arch, tt_layout;  // tt-args
     bool dram = false;
 };
 
-// `convert --from tt-args --ct WORDS [--crta WORDS] [--page-size B] [--bank-base A]`:
+// `convert --from tt-args --ct WORDS [--crta WORDS] [--tt-layout L] [--page-size B] [--bank-base A]`:
 // the words say everything else, so the spec flags are refused rather than ignored.
 tt_convert tt_from_words(const convert_flags& c, const spec_flags& f) {
     const spec_flag_text& t = f.text;
@@ -141,6 +141,7 @@ tt_convert tt_from_words(const convert_flags& c, const spec_flags& f) {
     if (c.runtime || c.dram) throw usage_error("--runtime/--dram choose the words of --to tt-args; --from reads them");
     tt_convert tc;
     tc.from_words = true;
+    if (c.tt_layout) tc.layout = parse_tt_layout(*c.tt_layout, "--tt-layout");
     tc.ct = parse_tt_words(*c.ct, "--ct");
     if (c.crta) tc.crta = parse_tt_words(*c.crta, "--crta");
     if (c.page_size) tc.page_size = parse_u64(*c.page_size, "--page-size");
@@ -401,13 +402,16 @@ std::unique_ptr<command_line> build_command_line(std::size_t only) {
             "layout (keys = the --from flags) with exactly the same mapping, or exits 1 with the reason\n"
             "there is none. That JSON can come back through --spec: convert --spec LEGACY gives the ND spec.\n"
             "--from tt-args reads tt-metal's TensorAccessorArgs words (--ct, --crta) and prints the ND spec;\n"
-            "--to tt-args prints them for a spec, with --runtime choosing the common runtime parts\n"
-            "(docs/tt-args.md has the layout word by word).\n",
+            "--to tt-args prints them for a spec, with --runtime choosing the common runtime parts.\n"
+            "--tt-layout 2 (the default) is tt-metal's current layout, whose compile-time word 1 is the\n"
+            "aligned page size; --tt-layout 1 is its older one, without that word (docs/tt-args.md has\n"
+            "both word by word). A contiguous_1d spec travels as bit 31 of a compile-time bank count.\n",
             {"ndshard convert --from height --tensor 2,64,96 --shard-height 32 --grid 1x4",
              "ndshard convert --from block --tensor 64,64 --shard-height 32 --shard-width 16 --grid 4x2",
              "ndshard convert --from interleaved --tensor 4,8,8 --banks 12",
              "ndshard convert --to legacy --tensor 8,5 --shard 2,5 --grid 4x1",
-             "ndshard convert --from tt-args --ct 0x41,2,2 --crta 4,6,2,3,0x03040102",
+             "ndshard convert --from tt-args --ct 0x71,64,2,2 --crta 4,6,2,3,0x03040102",
+             "ndshard convert --from tt-args --tt-layout 1 --ct 0x71,2,2 --crta 4,6,2,3,0x03040102 --page-size 64",
              "ndshard convert --to tt-args --tensor 4,6 --shard 2,3 --cores \"(1,2),(3,4)\" --runtime bank_coords"});
         add_text(
             conv, "--from", v.convert.from,
@@ -419,7 +423,9 @@ std::unique_ptr<command_line> build_command_line(std::size_t only) {
         add_text(conv, "--shard-width,--shard_width", v.convert.shard_width, "legacy WIDTH/BLOCK shard width, pages",
                  "PAGES");
         add_text(conv, "--page-size,--page_size", v.convert.page_size,
-                 "legacy (or tt-args) page size in bytes; default 1", "BYTES");
+                 "legacy page size in bytes, default 1; --from tt-args: the page size of layout 1's words, or "
+                 "a check of layout 2's own",
+                 "BYTES");
         add_text(conv, "--ct", v.convert.ct,
                  "--from tt-args: tt-metal's compile-time words, config first (0x.. or decimal)", "WORDS");
         add_text(conv, "--crta", v.convert.crta, "--from tt-args: tt-metal's common runtime words", "WORDS");
@@ -428,6 +434,10 @@ std::unique_ptr<command_line> build_command_line(std::size_t only) {
                  "(default)",
                  "PARTS");
         conv->add_flag("--dram", v.convert.dram, "--to tt-args: set IsDram in the config word");
+        add_text(conv, "--tt-layout,--tt_layout", v.convert.tt_layout,
+                 "tt-args: 2 (default: tt-metal today, the aligned page size is compile-time word 1) | 1 (its "
+                 "older words, without it)",
+                 "L");
         add_text(conv, "--arch", v.convert.arch,
                  "--to tt-args: add each bank's NoC address, in wormhole_b0 | blackhole | grayskull encoding", "ARCH");
     }
@@ -580,6 +590,9 @@ parse_result parse_args(std::vector<std::string> args, const parse_options& opti
                 throw usage_error("--runtime/--dram/--arch go with --to tt-args");
             if (!tt_from && !tt_to && (v.convert.ct || v.convert.crta))
                 throw usage_error("--ct/--crta are tt-metal's words: give --from tt-args");
+            if (!tt_from && !tt_to && v.convert.tt_layout)
+                throw usage_error("--tt-layout " + quote_value(*v.convert.tt_layout) +
+                                  ": the layout of tt-metal's words goes with --from tt-args or --to tt-args");
             if (!v.convert.to && !tt_from && v.convert_spec_flags.spec) {
                 const std::string text = read_spec_argument(*v.convert_spec_flags.spec, options.allow_files);
                 bool legacy = false;
@@ -601,7 +614,8 @@ parse_result parse_args(std::vector<std::string> args, const parse_options& opti
                     throw usage_error("--shard-height/--shard-width/--page-size describe a legacy input; use --from");
                 tt_convert tc;
                 if (v.convert.runtime) tc.flags = parse_tt_runtime(*v.convert.runtime, "--runtime");
-                if (v.convert.dram) tc.flags |= tt_flag::is_dram;
+                if (v.convert.dram) tc.flags |= tt::flag::is_dram;
+                if (v.convert.tt_layout) tc.layout = parse_tt_layout(*v.convert.tt_layout, "--tt-layout");
                 if (v.convert.arch) tc.arch = parse_tt_arch(*v.convert.arch, "--arch");
                 c.tt = tc;
                 c.spec = spec_of(v.convert_spec_flags, options.allow_files);

@@ -1,13 +1,15 @@
 // ndshard/cli/tt_args.hpp - tt-metal's TensorAccessor argument words, in and out, and
 // tt-metal's NoC address encoding for the architectures it documents.
 //
-// The layout is stated word by word in docs/tt-args.md. In short, a sharded accessor's
-// compile-time words are [config] [rank] [num_banks] [tensor x rank] [shard x rank]
-// [bank coords, two per word], its common runtime words the same parts without the config,
-// and each part sits in exactly one of the two lists, chosen by the config's flags.
-// Shapes are in pages, tensor and shard at the same rank; the deal is round robin.
-//   [4,6]/[2,3] pages on banks (1,2),(3,4), all compile-time ->
-//   ct = [0x1, 2, 2, 4,6, 2,3, 0x03040102], crta = []
+// The words are the library's (ndshard/tt/words.hpp, ndshard/tt/host_words.hpp): its flag
+// constants, its mix rule, its compile-time positions (read_cta) and its writer
+// (make_tt_words). This file adds what a command line needs around them: text in and out,
+// one-line messages naming the list, the word index, its value and the rule, and the
+// refusals that are tt-metal's and not ndshard's (a zero-size dim). docs/tt-args.md states
+// the layout word by word. In layout 2 (tt-metal today, the default):
+//   [4,6]/[2,3] pages of 64 bytes on banks (1,2),(3,4), all compile-time ->
+//   ct = [0x1, 64, 2, 2, 4,6, 2,3, 0x03040102], crta = []
+// and layout 1 (tt-metal's older words) is the same without the page size word 64.
 #pragma once
 
 #include <cstdint>
@@ -18,68 +20,50 @@
 #include <vector>
 
 #include "ndshard/distribution.hpp"
+#include "ndshard/tt/host_words.hpp"
 
 namespace ndshard::cli {
 
-// tt-metal's ArgConfig flags (the config word, compile-time word 0 of the accessor).
-namespace tt_flag {
-inline constexpr std::uint32_t sharded = 1U << 0;
-inline constexpr std::uint32_t is_dram = 1U << 1;
-inline constexpr std::uint32_t runtime_rank = 1U << 2;
-inline constexpr std::uint32_t runtime_num_banks = 1U << 3;
-inline constexpr std::uint32_t runtime_tensor_shape = 1U << 4;
-inline constexpr std::uint32_t runtime_shard_shape = 1U << 5;
-inline constexpr std::uint32_t runtime_bank_coords = 1U << 6;
-inline constexpr std::uint32_t bound = 1U << 7;  // newer tt-metal: set by its framework, says nothing of the layout
-inline constexpr std::uint32_t runtime_all = 0x7C;
-inline constexpr std::uint32_t known = 0xFF;
-}  // namespace tt_flag
-
-// The runtime mixes tt-metal accepts: a runtime rank needs runtime shapes (their lengths
-// would be unknown at compile time), runtime num_banks needs runtime coords. 15 of 32.
-constexpr bool is_valid_tt_runtime_mix(std::uint32_t runtime) noexcept {
-    if (runtime & ~tt_flag::runtime_all) return false;
-    if ((runtime & tt_flag::runtime_rank) &&
-        (runtime & (tt_flag::runtime_tensor_shape | tt_flag::runtime_shard_shape)) !=
-            (tt_flag::runtime_tensor_shape | tt_flag::runtime_shard_shape))
-        return false;
-    if ((runtime & tt_flag::runtime_num_banks) && !(runtime & tt_flag::runtime_bank_coords)) return false;
-    return true;
-}
-
-// "rank,bank_coords" -> runtime_rank | runtime_bank_coords; also "all", "none" and
-// tt-metal's own names (RuntimeRank, ...), case-insensitive. Throws usage_error.
+// "rank,bank_coords" -> flag::runtime_rank | flag::runtime_bank_coords; also "all", "none" and
+// tt-metal's own names (RuntimeRank, ...), case-insensitive. Throws usage_error for an
+// unknown part or a mix tt-metal refuses.
 std::uint32_t parse_tt_runtime(std::string_view text, std::string_view what);
+
+// "1" or "2" (ndshard::tt::layout_without_page_size / layout_with_page_size). Throws usage_error.
+unsigned parse_tt_layout(std::string_view text, std::string_view what);
 
 // "0x1, 2,2 4" or "[1,2,2,4]" -> words; decimal or 0x-hex, each below 2^32. Throws
 // usage_error naming the word's index and text.
 std::vector<std::uint32_t> parse_tt_words(std::string_view text, std::string_view what);
 
-struct tt_words {
-    std::vector<std::uint32_t> compile_time;
-    std::vector<std::uint32_t> common_runtime;
-};
+// "rank,bank_coords" for flag::runtime_rank | flag::runtime_bank_coords, "none" for 0: the
+// --runtime text that parse_tt_runtime reads back.
+std::string describe_tt_runtime(std::uint32_t runtime_flags);
 
-// The words tt-metal's host-side TensorAccessorArgs gives a sharded buffer of `d`.
-// `flags` is the runtime mix plus tt_flag::is_dram if wanted (sharded is added).
-// Returns an empty string and fills `out`, or returns why `d` has no such words
-// (a contiguous deal, a zero tensor dim, a bank coordinate past 8 bits).
-std::string to_tt_words(const distribution& d, std::uint32_t flags, tt_words& out);
+// Why tt-metal has no words for `d` with this config, or "" when it has: tt-metal's own
+// refusals (a zero-size dim), then the library's (ndshard::tt::why_no_words).
+std::string why_no_tt_words(const distribution& d, std::uint32_t config);
 
-// What the words say: tensor and shard shapes in pages and the bank list.
+// What the words say: tensor and shard shapes in pages, the bank list and the deal.
 struct tt_decoded {
     std::uint32_t config = 0;
+    unsigned layout = tt::default_layout;
+    std::uint32_t aligned_page_size = 0;  // layout 2: compile-time word 1; layout 1: 0 (not in the words)
     shape tensor, shard;
     std::vector<core_coord> banks;
+    bool contiguous = false;  // bit 31 of a compile-time bank count: contiguous_1d
 };
 
-// Reads the words in tt-metal's layout; malformed words (too few, bad flags, rank 0 or
-// past 8, a zero dim, a bank coordinate past the 6-bit NoC id, a duplicate bank, a
-// trailing word) throw usage_error naming the list, the word index and its value.
-tt_decoded decode_tt_words(const std::vector<std::uint32_t>& ct, const std::vector<std::uint32_t>& crta);
+// Reads the words in tt-metal's layout 1 or 2, the compile-time parts where read_cta puts
+// them. Malformed words (too few, bad flags, a refused mix, a zero page size, rank 0 or past
+// 8, a zero dim, the contiguous bit in a runtime bank count, a bank coordinate past the 6-bit
+// NoC id, a duplicate bank, a trailing word) and interleaved words throw usage_error naming
+// the list, the word index and its value.
+tt_decoded decode_tt_words(const std::vector<std::uint32_t>& ct, const std::vector<std::uint32_t>& crta,
+                           unsigned layout);
 
-// The ndshard spec of decoded words: pages of `page_size` bytes at `bank_base`, round
-// robin over the banks as listed (runs along x merged into ranges).
+// The ndshard spec of decoded words: pages of `page_size` bytes at `bank_base`, round robin
+// (or contiguous_1d) over the banks as listed, runs along x merged into ranges.
 distribution_spec spec_of_tt(const tt_decoded& t, std::uint64_t page_size, std::uint64_t bank_base);
 
 // "Sharded|RuntimeBankCoords" for a config word.
@@ -108,14 +92,17 @@ std::string hex64(std::uint64_t v);
 // `convert --from tt-args` (words -> spec JSON) or `convert --to tt-args` (spec -> words).
 struct tt_convert {
     bool from_words = false;
-    std::vector<std::uint32_t> ct, crta;  // --from: the compile-time and common runtime words
-    std::uint64_t page_size = 1;          // --from: tt-metal passes these outside the words
+    unsigned layout = tt::default_layout;  // --tt-layout: 2 (tt-metal today) or 1 (its older words)
+    std::vector<std::uint32_t> ct, crta;   // --from: the compile-time and common runtime words
+    // --from: tt-metal passes these outside the words (layout 1: the page size too, default 1;
+    // layout 2 carries it, and a --page-size given as well must agree with it).
+    std::optional<std::uint64_t> page_size;
     std::uint64_t bank_base = 0;
-    std::uint32_t flags = 0;      // --to: the runtime mix, and tt_flag::is_dram
+    std::uint32_t flags = 0;      // --to: the runtime mix, and tt::flag::is_dram
     std::optional<tt_arch> arch;  // --to: also each bank's NoC address in this arch's encoding
 };
 
-// --from: one line of spec JSON. --to: one line of JSON {"config":..,"flags":"..",
+// --from: one line of spec JSON. --to: one line of JSON {"config":..,"flags":"..","layout":L,
 // "compile_time":[..],"common_runtime":[..]} (+ "arch" and "banks" with NoC addresses),
 // or exit 1 with the reason the spec has no tt-metal words.
 int run_tt_convert(const tt_convert& c, const distribution_spec& spec, std::ostream& out, std::ostream& err);
