@@ -33,6 +33,9 @@ set -uo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
+# Stack use after return (a destroyed temporary's frame read later) is reported only with
+# this on; use after scope is on by default. The caller's own options come last and win.
+export ASAN_OPTIONS="detect_stack_use_after_return=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 
 time_per_target=${FUZZ_TIME:-60}
 total_time=""

@@ -5,6 +5,8 @@
 // (describe's fields). The parent resets the watchdog at every record.
 #include "isolate.hpp"
 
+#include "ndshard/testkit/sanitizer_report.hpp"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -124,6 +126,7 @@ struct query_page {
 struct child {
     pid_t pid = -1;
     int fd = -1;
+    int err = -1;  // the child's standard error, kept to name what a sanitizer found
 };
 
 // Forks a worker that runs `work(write_fd)` and exits 0.
@@ -134,6 +137,7 @@ child spawn(const query_page& page, Work&& work) {
     std::cout.flush();
     std::cerr.flush();
     std::fflush(nullptr);
+    const int err = ::memfd_create("ndshard-conform-stderr", MFD_CLOEXEC);
     const pid_t pid = ::fork();
     if (pid < 0) {
         ::close(fds[0]);
@@ -148,6 +152,7 @@ child spawn(const query_page& page, Work&& work) {
             ::dup2(null_fd, STDOUT_FILENO);
             ::close(null_fd);
         }
+        if (err >= 0) ::dup2(err, STDERR_FILENO);
         ::signal(SIGPIPE, SIG_DFL);
         set_query_buffer(page.text, page.text ? query_page::size : 0);
         work(fds[1]);
@@ -155,22 +160,46 @@ child spawn(const query_page& page, Work&& work) {
         ::_exit(0);
     }
     ::close(fds[1]);
-    return {pid, fds[0]};
+    return {pid, fds[0], err};
 }
 
-// How a child that stopped early ended.
-std::string ending(int status) {
+// What the child wrote on standard error (a sanitizer's report, if it died of one); passed
+// on to ours, so the whole report stays visible.
+std::string child_stderr(child& c) {
+    std::string text;
+    if (c.err < 0) return text;
+    char chunk[4096];
+    for (off_t at = 0;;) {
+        const ssize_t n = ::pread(c.err, chunk, sizeof chunk, at);
+        if (n <= 0) break;
+        text.append(chunk, static_cast<std::size_t>(n));
+        at += n;
+        if (text.size() > (1U << 20)) break;
+    }
+    ::close(c.err);
+    c.err = -1;
+    if (!text.empty()) std::cerr << text << std::flush;
+    return text;
+}
+
+// How a child that stopped early ended, and what a sanitizer said if one stopped it.
+std::string ending(int status, child& c) {
+    const std::string found = testkit::sanitizer_summary(child_stderr(c));
+    std::string how = "stopped";
     if (WIFSIGNALED(status)) {
         const int sig = WTERMSIG(status);
-        return "crashed: signal " + std::to_string(sig) + " (" + signal_name(sig) + ")";
+        how = "crashed: signal " + std::to_string(sig) + " (" + signal_name(sig) + ")";
+    } else if (WIFEXITED(status)) {
+        how = "exited with status " + std::to_string(WEXITSTATUS(status));
     }
-    if (WIFEXITED(status)) return "exited with status " + std::to_string(WEXITSTATUS(status));
-    return "stopped";
+    return found.empty() ? how : how + ": " + found;
 }
 
 void reap(child& c, bool kill_first) {
     if (c.fd >= 0) ::close(c.fd);
     c.fd = -1;
+    if (c.err >= 0) ::close(c.err);
+    c.err = -1;
     if (c.pid > 0) {
         if (kill_first) ::kill(c.pid, SIGKILL);
         int status = 0;
@@ -273,7 +302,7 @@ batch_outcome run_isolated(const std::string& impl_path, std::uint64_t count, co
     if (out.ran < count && !out.failed_index && !out.load_failure) {
         out.failed_index = out.ran;
         out.ran += 1;
-        out.what = {page.read(), "an answer", ending(status)};
+        out.what = {page.read(), "an answer", ending(status, c)};
     }
     return out;
 }
@@ -309,7 +338,7 @@ impl_info probe(const std::string& impl_path, std::uint32_t timeout_ms) {
         int status = 0;
         while (::waitpid(c.pid, &status, 0) < 0 && errno == EINTR) {}
         c.pid = -1;
-        throw load_error("--impl \"" + impl_path + "\": loading it or ndsc_describe " + ending(status));
+        throw load_error("--impl \"" + impl_path + "\": loading it or ndsc_describe " + ending(status, c));
     }
     reap(c, true);
     if (got->kind == rec_load_failed) throw load_error(got->fields.empty() ? "cannot load" : got->fields[0]);

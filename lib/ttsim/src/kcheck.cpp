@@ -17,7 +17,9 @@
 #include "ndshard/sim/scenario.hpp"
 #include "ndshard/specio/spec_text.hpp"
 #include "ndshard/testkit/entropy.hpp"
+#include "ndshard/testkit/sanitizer_report.hpp"
 #include "ndshard/testkit/spec_gen.hpp"
+#include "ndshard/tt/noc.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -83,26 +85,8 @@ case_result decode(const std::string& text) {
         r.findings.push_back(std::move(f));
     }
     r.passed = r.findings.empty();
+    r.summary = r.passed ? "passed" : std::string(to_string(r.findings.front().kind)) + ": " + r.findings.front().what;
     return r;
-}
-
-// The sanitizer's own words for what it found, from a dead child's stderr, if it said any.
-std::string sanitizer_finding(const std::string& err) {
-    for (const char* tag : {"ERROR: AddressSanitizer: ", "ERROR: LeakSanitizer: ", "runtime error: ",
-                            "ERROR: UndefinedBehaviorSanitizer: "}) {
-        const std::size_t at = err.find(tag);
-        if (at == std::string::npos) continue;
-        const std::size_t end = err.find('\n', at);
-        std::string line = err.substr(at, end == std::string::npos ? std::string::npos : end - at);
-        // The first frame of ours after the report names where.
-        const std::size_t frame = err.find("#0 ", at);
-        if (frame != std::string::npos) {
-            const std::size_t fe = err.find('\n', frame);
-            line += " | " + err.substr(frame, fe == std::string::npos ? std::string::npos : fe - frame);
-        }
-        return line;
-    }
-    return "";
 }
 
 case_result run_isolated(const op_desc& op, const case_spec& c, const check_options& o) {
@@ -167,12 +151,13 @@ case_result run_isolated(const op_desc& op, const case_spec& c, const check_opti
                 {{finding_kind::crash, "",
                   "the case ran longer than " + std::to_string(o.case_timeout_s) +
                       " s (a hang outside the API, or a busy loop)"}},
-                ""};
+                "crash: the case timed out"};
     if (WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status) != 0)) {
-        const std::string found = sanitizer_finding(err);
+        const std::string found = testkit::sanitizer_summary(err);
         const std::string how = WIFSIGNALED(status) ? std::string("signal ") + strsignal(WTERMSIG(status))
                                                     : "exit status " + std::to_string(WEXITSTATUS(status));
-        return {false, {{finding_kind::crash, "", found.empty() ? "the case's process died: " + how : found}}, ""};
+        const std::string what = "the case's process died (" + how + ")" + (found.empty() ? "" : ": " + found);
+        return {false, {{finding_kind::crash, "", what}}, "crash: " + what};
     }
     return decode(out);
 }
@@ -285,16 +270,12 @@ case_result run_case(const op_desc& op, const case_spec& c, const launch_options
     return out;
 }
 
-namespace {
-
-// A case drawn for an op: distributions from the simulator's scenario generator (every
-// family and strategy, L1 and DRAM), sometimes interleaved over the whole bank table.
 std::optional<case_spec> draw_case(const op_desc& op, testkit::entropy& e, const check_options& o) {
     const sim::device_config cfg = case_device();
     case_spec c;
     const std::size_t lo = std::max<std::size_t>(op.min_rank, 1), hi = std::min<std::size_t>(op.max_rank, 8);
     // Ranks 1..4 mostly, 8 on purpose now and then.
-    std::size_t rank = e.chance(10) ? hi : e.between(lo, std::min<std::size_t>(hi, 4));
+    const std::size_t rank = e.chance(10) ? hi : e.between(lo, std::min(hi, std::max<std::size_t>(lo, 4)));
     const shape pages = sim::draw_page_grid(e, rank, o.max_pages);
     std::vector<shape> in_pages(op.num_inputs, pages);
     const std::optional<shape> out_pages = op.output_pages(in_pages);
@@ -309,6 +290,9 @@ std::optional<case_spec> draw_case(const op_desc& op, testkit::entropy& e, const
             s = d.spec;
             m = d.memory;
         }
+        // tt-metal's allocator aligns every page to the NoC's alignment of its memory.
+        s.alignment = std::max<std::uint64_t>(
+            s.alignment, m == sim::memory_kind::dram ? tt::chip_dram_alignment : tt::chip_l1_alignment);
     };
     for (std::size_t i = 0; i < op.num_inputs; ++i) {
         c.inputs.emplace_back();
@@ -326,6 +310,8 @@ std::optional<case_spec> draw_case(const op_desc& op, testkit::entropy& e, const
     c.seed = e.between(0, 1'000'000);
     return c;
 }
+
+namespace {
 
 // Simpler variants of a failing case, the simplest first.
 std::vector<case_spec> simpler(const case_spec& c) {
@@ -387,19 +373,15 @@ std::vector<case_spec> simpler(const case_spec& c) {
         v.output.element_size = 4;
         add(v);
     }
-    {
+    {  // the smallest alignment each memory allows (tt-metal's allocator's)
         case_spec v = c;
         bool changed = false;
-        for (distribution_spec* s : [&] {
-                 std::vector<distribution_spec*> all;
-                 for (distribution_spec& x : v.inputs) all.push_back(&x);
-                 all.push_back(&v.output);
-                 return all;
-             }())
-            if (s->alignment > 4) {
-                s->alignment = 4;
-                changed = true;
-            }
+        auto least = [&](distribution_spec& s, sim::memory_kind m) {
+            const std::uint64_t a = m == sim::memory_kind::dram ? tt::chip_dram_alignment : tt::chip_l1_alignment;
+            if (s.alignment > a) s.alignment = a, changed = true;
+        };
+        for (std::size_t i = 0; i < v.inputs.size(); ++i) least(v.inputs[i], v.input_memory[i]);
+        least(v.output, v.output_memory);
         if (changed) add(v);
     }
     if (c.seed != 0) {

@@ -17,6 +17,7 @@
 #include "ndshard/sim/dense.hpp"
 #include "ndshard/sim/device.hpp"
 #include "ndshard/spec.hpp"
+#include "ndshard/testkit/entropy.hpp"
 #include "ndshard/ttsim/launch.hpp"
 #include "ndshard/ttsim/program.hpp"
 
@@ -102,6 +103,11 @@ struct check_report {
     std::string replay;             // the command that replays it
     std::vector<std::string> tags;  // distribution features reached, "rank:8 x12", ...
 };
+
+// One case for `op` from any source of choices (a seeded PRNG, RapidCheck, a fuzzer's
+// bytes): distributions from the simulator's scenario generator, sometimes interleaved over
+// every bank; nullopt when the op does not apply to the drawn page grid.
+std::optional<case_spec> draw_case(const op_desc& op, testkit::entropy& e, const check_options& options);
 
 // Draws `cases` cases (check_options::seed), runs each, shrinks the first failure.
 check_report check_kernel(const op_desc& op, const check_options& options = {});
