@@ -36,6 +36,9 @@
 //                           bits, a coordinate of the wrong rank, a core in a hole of the list;
 //                           ndsc_page_run past the last page, ndsc_thread_pages with no thread
 //                           or a thread at or past the thread count
+//
+// Each law is one file, lib/conform/src/laws/<name>.cpp, defining its `law` object;
+// lib/conform/src/laws/registry.cpp lists them in the order above.
 #pragma once
 
 #include <cstdint>
