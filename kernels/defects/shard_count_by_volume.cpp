@@ -1,8 +1,8 @@
 // Defect shard_count_by_volume: ops/copy_shards/writer.cpp that counts the shards as
 // ceil(pages / shard volume) instead of the volume of the shard grid. With edge shards the
-// grid has more shards than that ([3,3] pages in [2,2] shards: 4 shards, ceil(9/4) = 3), so
-// the last shards are never written: their pages stay in the CB, or fill it and block the
-// reader.
+// grid has more shards than that ([3,3] pages in [2,2] shards: 4 shards, ceil(9/4) = 3; [2,1]
+// pages in [1,2] shards: 2 shards, ceil(2/2) = 1), so the last shards are never written:
+// their pages stay in the CB, or fill it and block the reader.
 // The mistake: tt-metal's published strided_shard_pages() counts shards this way (its
 // comment says the ceiling is safe); kernels that walk shards by hand copy the formula.
 #include <cstdint>
