@@ -1,0 +1,224 @@
+// kernels/ops/ops.cpp - the op registry and what the program factories share (factory.hpp).
+#include "ops/ops.hpp"
+
+#include <algorithm>
+#include <charconv>
+
+#include "ndshard/error.hpp"
+#include "ndshard/sim/error.hpp"
+#include "ndshard/tt/words.hpp"
+#include "ops/factory.hpp"
+
+#ifndef NDSHARD_KERNELS_DIR
+#error "NDSHARD_KERNELS_DIR must name the kernels/ folder (kernels/CMakeLists.txt defines it)"
+#endif
+
+namespace ndshard::kernels {
+
+std::filesystem::path kernels_dir() { return std::filesystem::path(NDSHARD_KERNELS_DIR); }
+
+namespace detail {
+
+std::vector<core_share> split_pages(std::uint64_t pages, const std::vector<core_coord>& cores) {
+    std::vector<core_share> out;
+    if (cores.empty()) {
+        if (pages != 0) throw sim::op_error(std::to_string(pages) + " pages and no core to run on");
+        return out;
+    }
+    const std::uint64_t per_core = pages / cores.size();
+    const std::uint64_t with_one_more = pages % cores.size();
+    std::uint64_t first = 0;
+    for (std::size_t i = 0; i < cores.size() && first < pages; ++i) {
+        const std::uint64_t count = per_core + (i < with_one_more ? 1 : 0);
+        out.push_back({cores[i], word(first, "first page"), word(count, "page count")});
+        first += count;
+    }
+    return out;
+}
+
+std::vector<core_coord> cores_of(const std::vector<core_share>& shares) {
+    std::vector<core_coord> out;
+    out.reserve(shares.size());
+    for (const core_share& s : shares) out.push_back(s.core);
+    return out;
+}
+
+std::uint32_t word(std::uint64_t value, const char* what) {
+    if (value > 0xFFFF'FFFFULL)
+        throw sim::op_error(std::string(what) + " " + std::to_string(value) +
+                            " does not fit the 32-bit argument word a kernel reads");
+    return static_cast<std::uint32_t>(value);
+}
+
+ttsim::circular_buffer_desc int32_cb(std::uint32_t id, std::uint32_t slot_bytes, std::uint32_t page_bytes,
+                                     std::uint32_t num_pages, std::vector<core_coord> cores) {
+    return {.id = id,
+            .page_size = slot_bytes,
+            .num_pages = num_pages,
+            .format = ttsim::data_format::int32,
+            .tile_hw = page_bytes / 4,
+            .cores = std::move(cores)};
+}
+
+void kernel_plan::append_accessor(const ttsim::op_case& c, sim::buffer_id buffer) {
+    ttsim::append_accessor_args(c.dev, buffer, c.mix, compile_time, common_runtime, c.layout);
+}
+
+void add_reader_writer(ttsim::program& p, kernel_plan reader, kernel_plan writer, const kernel_swap& swap) {
+    if (!swap.reader.empty()) reader.source = swap.reader;
+    if (!swap.writer.empty()) writer.source = swap.writer;
+    if (swap.semaphore) {
+        std::vector<core_coord> cores;
+        for (const kernel_plan* k : {&reader, &writer})
+            for (const auto& [core, args] : k->runtime)
+                if (std::find(cores.begin(), cores.end(), core) == cores.end()) cores.push_back(core);
+        const std::uint32_t semaphore = p.add_semaphore({.cores = cores, .initial = 0});
+        for (kernel_plan* k : {&reader, &writer})
+            for (auto& [core, args] : k->runtime) args.push_back(semaphore);
+    }
+    const auto add = [&p](kernel_plan& k, ttsim::processor proc) {
+        std::vector<core_coord> cores;
+        for (const auto& [core, args] : k.runtime) cores.push_back(core);
+        ttsim::kernel_desc desc;
+        desc.source = (kernels_dir() / k.source).string();
+        desc.proc = proc;
+        desc.compile_time_args = k.compile_time;
+        desc.cores = cores;
+        desc.name = k.source;
+        const ttsim::kernel_handle h = p.add_kernel(std::move(desc));
+        p.set_common_runtime_args(h, k.common_runtime);
+        for (auto& [core, args] : k.runtime) p.set_runtime_args(h, core, std::move(args));
+    };
+    add(reader, ttsim::riscv_0);
+    add(writer, ttsim::riscv_1);
+}
+
+bool is_sharded(const ttsim::op_case& c, sim::buffer_id buffer) {
+    const tt::tt_words w = ttsim::accessor_words(c.dev, buffer, c.mix, c.layout);
+    return !w.compile_time.empty() && (w.compile_time[0] & tt::flag::sharded) != 0;
+}
+
+ttsim::op_desc sim_op_desc(std::string name, const sim::op_spec& op, std::size_t min_rank, std::size_t max_rank,
+                           std::function<ttsim::program(const ttsim::op_case&)> build) {
+    ttsim::op_desc d;
+    d.name = std::move(name);
+    d.num_inputs = 1;
+    d.min_rank = min_rank;
+    d.max_rank = max_rank;
+    d.output_pages = [op](const std::vector<shape>& inputs) -> std::optional<shape> {
+        if (inputs.size() != 1) return std::nullopt;
+        try {
+            return sim::output_pages(op, inputs[0]);
+        } catch (const sim::op_error&) {
+            return std::nullopt;
+        }
+    };
+    d.build = std::move(build);
+    d.reference = [op](const std::vector<sim::dense_tensor>& inputs, const shape& output_pages) {
+        return sim::oracle_op(op, inputs, output_pages);
+    };
+    return d;
+}
+
+}  // namespace detail
+
+namespace {
+
+[[noreturn]] void reject_name(std::string_view name, const std::string& why) {
+    throw spec_error(
+        "op", "op '" + std::string(name) + "': " + why + " (expected copy, copy_shards, permute:a,b,... or reduce:D)");
+}
+
+// "2,0,1" -> {2, 0, 1}; every entry a dim below max_rank.
+std::vector<std::size_t> parse_dims(std::string_view list, std::string_view name) {
+    std::vector<std::size_t> dims;
+    for (std::size_t from = 0;;) {
+        const std::size_t comma = list.find(',', from);
+        const std::string_view item = list.substr(from, comma == std::string_view::npos ? list.npos : comma - from);
+        std::size_t v = 0;
+        const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
+        if (item.empty() || ec != std::errc{} || end != item.data() + item.size() || v >= max_rank)
+            reject_name(name, "'" + std::string(item) + "' is not a dim in 0.." + std::to_string(max_rank - 1));
+        dims.push_back(v);
+        if (comma == std::string_view::npos) return dims;
+        from = comma + 1;
+    }
+}
+
+ttsim::op_desc permute_desc(std::vector<std::size_t> order, const kernel_swap& swap) {
+    std::string name = "permute:";
+    for (std::size_t i = 0; i < order.size(); ++i) name += (i ? "," : "") + std::to_string(order[i]);
+    sim::op_spec op;
+    op.kind = sim::op_kind::permute;
+    op.order = order;
+    const std::size_t rank = order.size();
+    return detail::sim_op_desc(
+        std::move(name), op, rank, rank,
+        [order = std::move(order), swap](const ttsim::op_case& c) { return detail::build_permute(c, order, swap); });
+}
+
+ttsim::op_desc reduce_desc(std::size_t dim, const kernel_swap& swap) {
+    sim::op_spec op;
+    op.kind = sim::op_kind::reduce_sum;
+    op.dim = dim;
+    return detail::sim_op_desc("reduce:" + std::to_string(dim), op, dim + 1, max_rank,
+                               [dim, swap](const ttsim::op_case& c) { return detail::build_reduce(c, dim, swap); });
+}
+
+ttsim::op_desc copy_desc(const kernel_swap& swap) {
+    return detail::sim_op_desc("copy", sim::parse_op("reshard"), 1, max_rank,
+                               [swap](const ttsim::op_case& c) { return detail::build_copy(c, swap); });
+}
+
+ttsim::op_desc copy_shards_desc(const kernel_swap& swap) {
+    return detail::sim_op_desc("copy_shards", sim::parse_op("reshard"), 1, max_rank,
+                               [swap](const ttsim::op_case& c) { return detail::build_copy_shards(c, swap); });
+}
+
+}  // namespace
+
+const ttsim::op_desc& copy_op() {
+    static const ttsim::op_desc op = copy_desc({});
+    return op;
+}
+
+const ttsim::op_desc& copy_shards_op() {
+    static const ttsim::op_desc op = copy_shards_desc({});
+    return op;
+}
+
+ttsim::op_desc permute_op(std::vector<std::size_t> order) { return permute_desc(std::move(order), {}); }
+
+ttsim::op_desc reduce_op(std::size_t dim) { return reduce_desc(dim, {}); }
+
+ttsim::op_desc make_op(std::string_view name, const kernel_swap& swap) {
+    const std::size_t colon = name.find(':');
+    const std::string_view kind = name.substr(0, colon);
+    const bool has_arg = colon != std::string_view::npos;
+    const std::string_view arg = has_arg ? name.substr(colon + 1) : std::string_view{};
+    if (kind == "copy" || kind == "copy_shards") {
+        if (has_arg) reject_name(name, std::string(kind) + " takes no argument");
+        return kind == "copy" ? copy_desc(swap) : copy_shards_desc(swap);
+    }
+    if (kind == "permute") {
+        if (!has_arg) reject_name(name, "permute needs its order, permute:a,b,...");
+        std::vector<std::size_t> order = parse_dims(arg, name);
+        std::vector<bool> seen(order.size(), false);
+        for (std::size_t o : order) {
+            if (o >= order.size() || seen[o]) reject_name(name, "the order is not a permutation of 0..rank-1");
+            seen[o] = true;
+        }
+        return permute_desc(std::move(order), swap);
+    }
+    if (kind == "reduce") {
+        if (!has_arg) reject_name(name, "reduce needs the dim to sum over, reduce:D");
+        const std::vector<std::size_t> dims = parse_dims(arg, name);
+        if (dims.size() != 1) reject_name(name, "reduce sums over one dim");
+        return reduce_desc(dims[0], swap);
+    }
+    reject_name(name, "unknown op");
+}
+
+std::vector<std::string> op_patterns() { return {"copy", "copy_shards", "permute:a,b,...", "reduce:D"}; }
+
+}  // namespace ndshard::kernels
