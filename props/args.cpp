@@ -199,7 +199,7 @@ TEST(Args, BadConfigWordsAreRefused) {
         }
     }
     for (std::uint32_t config :
-         {0U, 0x12345678U, arg_words::magic | (1U << 9), arg_words::magic | (1U << 5), 0x4E450000U, 0xFFFFFFFFU}) {
+         {0U, 0x12345678U, arg_words::magic | (1U << 11), arg_words::magic | (1U << 5), 0x4E450000U, 0xFFFFFFFFU}) {
         SCOPED_TRACE("config " + std::to_string(config));
         try {
             (void)detail::decode_static(std::array<std::uint32_t, 1>{config});

@@ -87,7 +87,8 @@ TEST(SimDevice, AllocationErrorsNameTheProblem) {
     at.bank_base = 16;
     expect_error<alloc_error>([&] { dev.allocate_at(at, "clash"); }, {"clash", "0x10", "overlaps", "'a'", "(1,0)"});
     at.bank_base = 4096 - 32;
-    expect_error<alloc_error>([&] { dev.allocate_at(at, "edge"); }, {"edge", "past the", "L1 of core (1,0)"});
+    expect_error<alloc_error>([&] { dev.allocate_at(at, "edge"); },
+                              {"edge", "ends at 0x1020", "outside [0x0, 0x1000)", "L1 of core (1,0)"});
     at.bank_base = 32;
     EXPECT_EQ(dev.buffer(dev.allocate_at(at, "fits")).dist.bank_base, 32U);
     // 4096 bytes per core fit nowhere once 'a' holds the start of core (0,0).
