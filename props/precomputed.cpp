@@ -8,8 +8,9 @@
 //    all-runtime and static-rank, both deal rules;
 //  - every single changed word of the geometry, under a valid checksum, is refused by the
 //    validating constructor with rule args_precomputed naming that word; under the old
-//    checksum, the trusting constructor refuses it with args_checksum (NDSHARD_CHECK_WORDS
-//    is on in every test build).
+//    checksum, the trusting constructor refuses it with args_checksum when
+//    NDSHARD_CHECK_WORDS is on (every test build);
+//  - a word list too short for its geometry is refused by the trusting copy too.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
@@ -30,7 +31,9 @@ namespace {
 using namespace ndshard;
 using namespace ndshard::props;
 
-static_assert(NDSHARD_CHECK_WORDS, "the tests build with the integrity check of precomputed words on");
+// Built twice: property.precomputed with NDSHARD_CHECK_WORDS on (as every test build), and
+// property.precomputed_unchecked with it off (the copy alone, as a kernel that trusts its host
+// builds it; the checksum expectation below does not apply there).
 
 template <std::uint32_t Config, std::uint32_t... Words>
 inline constexpr std::array<std::uint32_t, 1 + sizeof...(Words)> ct_words{Config, Words...};
@@ -134,12 +137,14 @@ RC_GTEST_PROP(Precomputed, AChangedGeometryWordIsRefused, ()) {
     changed.runtime[first + at] += delta;
     with_accessor_type(arg::all_runtime, rank, contiguous, [&](auto type) {
         using A = typename decltype(type)::type;
+#if NDSHARD_CHECK_WORDS
         try {  // the old checksum no longer matches: the trusting constructor sees it
             const A a(changed.runtime, base, page);
             RC_FAIL("word " + std::to_string(at) + " of the geometry changed, old checksum: accepted");
         } catch (const spec_error& err) {
             RC_ASSERT(err.rule() == std::string("args_checksum"));
         }
+#endif
         accessor_words resummed = changed;
         resummed.runtime.back() = checksum_of(resummed);
         args_status status{};
@@ -147,6 +152,25 @@ RC_GTEST_PROP(Precomputed, AChangedGeometryWordIsRefused, ()) {
         RC_ASSERT(status.error == args_error::image);
         RC_ASSERT(status.value == at);
         RC_ASSERT(std::string(args_status_rule(status.error)) == "args_precomputed");
+    });
+}
+
+RC_GTEST_PROP(Precomputed, AListTooShortForItsGeometryIsRefused, ()) {
+    testkit::rc_entropy e;
+    const distribution d = testkit::generate_distribution(e, {.max_pages = 256});
+    const bool contiguous = d.layout.rule == deal_rule::contiguous;
+    accessor_words w = make_accessor_words(d, arg::all_runtime, nullptr, word_format::precomputed);
+    // Cut inside the geometry (the last word kept is before the checksum).
+    const auto keep = static_cast<std::size_t>(e.between(0, w.runtime.size() - 2));
+    w.runtime.resize(keep);
+    with_accessor_type(arg::all_runtime, static_cast<std::uint32_t>(d.layout.rank()), contiguous, [&](auto type) {
+        using A = typename decltype(type)::type;
+        try {
+            const A a(w.runtime, 0, 64);
+            RC_FAIL("runtime words cut to " + std::to_string(keep) + ": accepted");
+        } catch (const spec_error& err) {
+            RC_ASSERT(err.rule() != std::string());
+        }
     });
 }
 

@@ -9,6 +9,13 @@
 //                          it ends), shard_pages(0, 1, ...), local_pages(0, 1, ...),
 //                          ND rank R, all arguments runtime; iterators made on the way count
 //   construct<R>           N accessors built from rank R's runtime words
+//   pre<R> / preconstruct<R>   the same through precomputed words (arg::precomputed: the
+//                          trusting constructor copies the geometry; this program is built
+//                          with NDSHARD_CHECK_WORDS=0, as a kernel that trusts its host is)
+//   ttct<R> / ttrt<R>      N addresses through tt-metal's TensorAccessor (lib/ttmetal) from
+//                          tt-metal's words, all compile-time / all runtime (a 64-bit NoC
+//                          address, consumed as two adds)
+//   ttconstruct<R>         N tt-metal TensorAccessors built from rank R's runtime words
 // The script runs N and 2N and divides the difference by N, so set-up cancels. Every
 // address is consumed as three adds (address, x, y) into sinks; page ids come from a
 // table filled before the measured loop, so the compiler knows nothing of them, and
@@ -18,9 +25,12 @@
 #include <cstdint>
 #include <span>
 
+// clang-format off
+#include "bench_words.hpp"  // first: it defines the kernel's KERNEL_COMPILE_TIME_ARGS
+#include "api/tensor/tensor_accessor.h"
+// clang-format on
 #include "ndshard/accessor.hpp"
 #include "ndshard/interleaved.hpp"
-#include "bench_words.hpp"
 #include "rv32_runtime.hpp"
 
 namespace {
@@ -52,6 +62,10 @@ struct consumer {
         a += r.addr;
         x += r.x;
         y += r.y;
+    }
+    void operator()(std::uint64_t noc) {  // tt-metal's packed NoC address
+        a += static_cast<std::uint32_t>(noc);
+        x += static_cast<std::uint32_t>(noc >> 32);
     }
     ~consumer() {
         sink_addr += a;
@@ -113,15 +127,48 @@ int nd(char kind, const std::uint32_t (&rt)[M], std::uint32_t num_pages, std::ui
     }
 }
 
-template <int R>
-int rank_variant(char kind, bool all_static, std::uint32_t n);
+// tt-metal's TensorAccessor over the words at CTA (compile-time) and crta (runtime).
+template <std::size_t CTA, std::size_t M>
+int tt(char kind, const std::uint32_t (&crta)[M], std::uint32_t num_pages, std::uint32_t n) {
+    tt_device::common_args = opaque(crta);
+    tt_device::common_arg_count = M;
+    constexpr auto args = TensorAccessorArgs<CTA, 0>();
+    if (kind == 'c') {
+        for (; n != 0; --n) {
+            const auto a = TensorAccessor(args, opaque(bench_words::bank_base), opaque(bench_words::page_size));
+            asm volatile("" : : "r"(&a) : "memory");
+        }
+        return 0;
+    }
+    const auto a = TensorAccessor(args, opaque(bench_words::bank_base), opaque(bench_words::page_size));
+    fill_ids(num_pages);
+    queries(a, n);
+    return 0;
+}
 
-#define NDSHARD_BENCH_RANK(R)                                                                                   \
-    template <>                                                                                                 \
-    int rank_variant<R>(char kind, bool all_static, std::uint32_t n) {                                          \
-        if (all_static)                                                                                         \
-            return nd<bench_words::ct_static_##R>(kind, bench_words::rt_static_##R, bench_words::pages_##R, n); \
-        return nd<bench_words::ct_runtime_##R>(kind, bench_words::rt_runtime_##R, bench_words::pages_##R, n);   \
+enum class words_kind { all_static, runtime, precomputed, tt_static, tt_runtime };
+
+template <int R>
+int rank_variant(char kind, words_kind w, std::uint32_t n);
+
+#define NDSHARD_BENCH_RANK(R)                                                                                         \
+    template <>                                                                                                       \
+    int rank_variant<R>(char kind, words_kind w, std::uint32_t n) {                                                   \
+        switch (w) {                                                                                                  \
+            case words_kind::all_static:                                                                              \
+                return nd<bench_words::ct_static_##R>(kind, bench_words::rt_static_##R, bench_words::pages_##R, n);   \
+            case words_kind::precomputed:                                                                             \
+                return nd<bench_words::ct_precomputed_##R>(kind, bench_words::rt_precomputed_##R,                     \
+                                                           bench_words::pages_##R, n);                                \
+            case words_kind::tt_static:                                                                               \
+                return tt<bench_words::tt_ct_##R##_offset>(kind, bench_words::tt_ct_##R##_crta,                       \
+                                                           bench_words::pages_##R, n);                                \
+            case words_kind::tt_runtime:                                                                              \
+                return tt<bench_words::tt_rt_##R##_offset>(kind, bench_words::tt_rt_##R##_crta,                       \
+                                                           bench_words::pages_##R, n);                                \
+            default:                                                                                                  \
+                return nd<bench_words::ct_runtime_##R>(kind, bench_words::rt_runtime_##R, bench_words::pages_##R, n); \
+        }                                                                                                             \
     }
 NDSHARD_BENCH_RANK(1)
 NDSHARD_BENCH_RANK(2)
@@ -150,22 +197,35 @@ extern "C" int device_main(int argc, char** argv) {
     }
     char kind = 0;
     const char* rest = v;
-    bool all_static = false;
-    if (v[0] == 'c' && v[1] == 't') kind = 'q', all_static = true, rest = v + 2;
-    else if (v[0] == 'r' && v[1] == 't') kind = 'q', rest = v + 2;
-    else if (v[0] == 'p' && v[1] == 'a') kind = 'p', rest = v + 5;
-    else if (v[0] == 's' && v[1] == 'h') kind = 's', rest = v + 5;
-    else if (v[0] == 'l' && v[1] == 'o') kind = 'l', rest = v + 5;
-    else if (v[0] == 'c' && v[1] == 'o') kind = 'c', rest = v + 9;
+    words_kind w = words_kind::runtime;
+    // A prefix names the words: tt (tt-metal's), pre (ndshard's precomputed), else ndshard's.
+    if (v[0] == 't' && v[1] == 't') {
+        v += 2;
+        w = words_kind::tt_runtime;
+        if (v[0] == 'c' && v[1] == 't') w = words_kind::tt_static;
+    } else if (v[0] == 'p' && v[1] == 'r' && v[2] == 'e') {
+        v += 3;
+        w = words_kind::precomputed;
+        if (v[0] >= '0' && v[0] <= '9') kind = 'q', rest = v;
+    }
+    if (kind == 0) {
+        if (v[0] == 'c' && v[1] == 't')
+            kind = 'q', rest = v + 2, w = w == words_kind::runtime ? words_kind::all_static : w;
+        else if (v[0] == 'r' && v[1] == 't') kind = 'q', rest = v + 2;
+        else if (v[0] == 'p' && v[1] == 'a') kind = 'p', rest = v + 5;
+        else if (v[0] == 's' && v[1] == 'h') kind = 's', rest = v + 5;
+        else if (v[0] == 'l' && v[1] == 'o') kind = 'l', rest = v + 5;
+        else if (v[0] == 'c' && v[1] == 'o') kind = 'c', rest = v + 9;
+    }
     switch (rv32::parse_u32(rest)) {
         case 1:
-            return rank_variant<1>(kind, all_static, n);
+            return rank_variant<1>(kind, w, n);
         case 2:
-            return rank_variant<2>(kind, all_static, n);
+            return rank_variant<2>(kind, w, n);
         case 4:
-            return rank_variant<4>(kind, all_static, n);
+            return rank_variant<4>(kind, w, n);
         case 8:
-            return rank_variant<8>(kind, all_static, n);
+            return rank_variant<8>(kind, w, n);
         default:
             return 2;
     }

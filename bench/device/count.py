@@ -7,7 +7,7 @@ start-up and set-up cancel. Divides are the executed instructions whose address 
 div/divu/rem/remu in the binary's disassembly.
 
 usage: count.py --qemu QEMU --objdump OBJDUMP --bin LABEL=ELF [--bin LABEL=ELF ...]
-                [--goals] [--markdown OUT]
+                [--goals] [--markdown OUT] [--only REGEX]
 """
 import argparse
 import os
@@ -40,6 +40,24 @@ ROWS = [
     ("construction from runtime words, rank 2", "construct2", 32, None),
     ("construction from runtime words, rank 4", "construct4", 32, 226),
     ("construction from runtime words, rank 8", "construct8", 32, 358),
+    # ndshard's precomputed words: the geometry made on the host, copied by a trusting accessor
+    ("precomputed words: ND rank 1, runtime", "pre1", 512, 55),
+    ("precomputed words: ND rank 4, runtime", "pre4", 512, 92),
+    ("precomputed words: ND rank 8, runtime", "pre8", 256, 150),
+    ("precomputed words: construction, rank 1", "preconstruct1", 32, 124),
+    ("precomputed words: construction, rank 2", "preconstruct2", 32, None),
+    ("precomputed words: construction, rank 4", "preconstruct4", 32, 223),
+    ("precomputed words: construction, rank 8", "preconstruct8", 32, 355),
+    # tt-metal's words through ndshard's TensorAccessor (lib/ttmetal); goals: tt-metal's own
+    ("tt-metal words, compile-time: rank 1", "ttct1", 512, 46),
+    ("tt-metal words, compile-time: rank 4", "ttct4", 512, 88),
+    ("tt-metal words, compile-time: rank 8", "ttct8", 256, 194),
+    ("tt-metal words, runtime: rank 1", "ttrt1", 512, 80),
+    ("tt-metal words, runtime: rank 4", "ttrt4", 512, 134),
+    ("tt-metal words, runtime: rank 8", "ttrt8", 256, 218),
+    ("tt-metal words, runtime: construction, rank 1", "ttconstruct1", 32, 124),
+    ("tt-metal words, runtime: construction, rank 4", "ttconstruct4", 32, 223),
+    ("tt-metal words, runtime: construction, rank 8", "ttconstruct8", 32, 355),
 ]
 
 DIV = re.compile(r"^\s*([0-9a-f]+):\s+(div|divu|rem|remu)\s")
@@ -75,6 +93,7 @@ def main():
     ap.add_argument("--objdump", required=True)
     ap.add_argument("--bin", action="append", required=True, help="LABEL=ELF, e.g. -Os=build/bench_device_Os")
     ap.add_argument("--markdown")
+    ap.add_argument("--only", help="count only the rows whose variant matches this regex")
     args = ap.parse_args()
     bins = [b.split("=", 1) for b in args.bin]
     divs = {label: divide_addresses(args.objdump, elf) for label, elf in bins}
@@ -84,6 +103,8 @@ def main():
     header.append("goal -O2")
     rows = []
     for name, variant, n, goal in ROWS:
+        if args.only and not re.search(args.only, variant):
+            continue
         cells = [name]
         for label, elf in bins:
             i1, d1 = run(args.qemu, elf, variant, n, divs[label])

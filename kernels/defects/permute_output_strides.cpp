@@ -25,9 +25,10 @@ void kernel_main() {
     constexpr uint32_t cb_id = get_compile_time_arg_val(0);
     constexpr uint32_t src_page_size = get_compile_time_arg_val(2);
     constexpr uint32_t rank = get_compile_time_arg_val(3);
-    constexpr auto in_pages = compile_time_words<4>(std::make_integer_sequence<uint32_t, rank>());
-    constexpr auto order = compile_time_words<4 + rank>(std::make_integer_sequence<uint32_t, rank>());
-    constexpr auto src_args = TensorAccessorArgs<4 + 2 * rank, 0>();
+    constexpr auto order = compile_time_words<4>(std::make_integer_sequence<uint32_t, rank>());
+    constexpr auto src_args = TensorAccessorArgs<4 + rank, 0>();
+    std::array<uint32_t, rank> in_pages{};
+    for (uint32_t d = 0; d < rank; ++d) in_pages[d] = get_arg_val<uint32_t>(3 + d);
     const auto src = TensorAccessor(src_args, src_addr, src_page_size);
 
     // The output grid, then (wrongly) row-major strides of the output grid, taken per input dim.

@@ -16,9 +16,9 @@ void kernel_main() {
 
     constexpr uint32_t cb_id = get_compile_time_arg_val(0);
     constexpr uint32_t src_page_size = get_compile_time_arg_val(2);
-    constexpr uint32_t reduced = get_compile_time_arg_val(3);  // K
-    constexpr uint32_t inner = get_compile_time_arg_val(4);
-    constexpr auto src_args = TensorAccessorArgs<5, 0>();
+    const uint32_t reduced = get_arg_val<uint32_t>(3);  // K
+    const uint32_t inner = get_arg_val<uint32_t>(4);
+    constexpr auto src_args = TensorAccessorArgs<3, 0>();
     const auto src = TensorAccessor(src_args, src_addr, src_page_size);
 
     for (uint32_t out_page = first_page; out_page < first_page + num_pages; ++out_page) {

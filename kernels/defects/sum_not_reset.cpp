@@ -16,9 +16,9 @@ void kernel_main() {
     constexpr uint32_t page_bytes = get_compile_time_arg_val(1);
     constexpr uint32_t dst_page_size = get_compile_time_arg_val(2);
     constexpr uint32_t cb_sum = get_compile_time_arg_val(3);
-    constexpr uint32_t reduced = get_compile_time_arg_val(4);  // K
+    const uint32_t reduced = get_arg_val<uint32_t>(3);  // K
     constexpr uint32_t page_elems = page_bytes / sizeof(uint32_t);
-    constexpr auto dst_args = TensorAccessorArgs<5, 0>();
+    constexpr auto dst_args = TensorAccessorArgs<4, 0>();
     const auto dst = TensorAccessor(dst_args, dst_addr, dst_page_size);
 
     cb_reserve_back(cb_sum, 1);

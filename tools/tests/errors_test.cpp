@@ -31,14 +31,14 @@ std::vector<std::string> with(std::vector<std::string> head, const std::vector<s
 
 TEST(CliErrors, NoCommandOrUnknownCommand) {
     expect_rejected(
-        {{}, "ndshard: give a command: map, show, explain, svg, convert, sim, conform or locate (see --help)"});
+        {{}, "ndshard: give a command: map, show, explain, svg, convert, sim, conform, locate or kcheck (see --help)"});
     expect_rejected(
         {{"mop"},
-         "ndshard: unknown command \"mop\"; the commands are map, show, explain, svg, convert, sim, conform and "
-         "locate"});
+         "ndshard: unknown command \"mop\"; the commands are map, show, explain, svg, convert, sim, conform, "
+         "locate and kcheck"});
     expect_rejected({{"--tensor", "3"},
-                     "ndshard: \"--tensor\": give a command first: map, show, explain, svg, convert, sim, conform or "
-                     "locate"});
+                     "ndshard: \"--tensor\": give a command first: map, show, explain, svg, convert, sim, conform, "
+                     "locate or kcheck"});
 }
 
 TEST(CliErrors, Map) {

@@ -33,15 +33,19 @@ ttsim::program build_permute(const ttsim::op_case& c, const std::vector<std::siz
 
     kernel_plan reader("ops/permute/reader.cpp", {cb, page_bytes, in_page});
     reader.compile_time.push_back(static_cast<std::uint32_t>(grid.rank()));
-    for (const std::uint64_t extent : grid) reader.compile_time.push_back(word(extent, "input page grid extent"));
     for (const std::size_t o : order) reader.compile_time.push_back(static_cast<std::uint32_t>(o));
     reader.append_accessor(c, c.inputs[0]);
     kernel_plan writer("ops/copy/writer.cpp", {cb, page_bytes, out_page});
     writer.append_accessor(c, c.output);
     const std::uint32_t in_base = word(in.dist.bank_base, "input bank base");
     const std::uint32_t out_base = word(out.dist.bank_base, "output bank base");
+    // The grid travels as runtime args: one compiled reader per order serves every shape.
+    std::vector<std::uint32_t> grid_words;
+    for (const std::uint64_t extent : grid) grid_words.push_back(word(extent, "input page grid extent"));
     for (const core_share& s : shares) {
-        reader.runtime.push_back({s.core, {in_base, s.first, s.count}});
+        std::vector<std::uint32_t> args{in_base, s.first, s.count};
+        args.insert(args.end(), grid_words.begin(), grid_words.end());
+        reader.runtime.push_back({s.core, std::move(args)});
         writer.runtime.push_back({s.core, {out_base, s.first, s.count}});
     }
     add_reader_writer(p, std::move(reader), std::move(writer), swap);

@@ -6,10 +6,11 @@
 // writer is copy's, which writes pages in output id order.
 //
 // compile-time args: [0] CB id, [1] page bytes, [2] the input's aligned page size,
-//                    [3] rank r, [4, 4 + r) the input page grid, [4 + r, 4 + 2r) the order,
-//                    [4 + 2r ..] the input's TensorAccessorArgs
+//                    [3] rank r, [4, 4 + r) the order, [4 + r ..] the input's
+//                    TensorAccessorArgs
 // common runtime args: the input's accessor words (from 0)
-// runtime args: [0] the input's bank base address, [1] first output page, [2] page count
+// runtime args: [0] the input's bank base address, [1] first output page, [2] page count,
+//               [3, 3 + r) the input page grid (runtime: one compiled reader per order)
 #include <array>
 #include <cstdint>
 #include <utility>
@@ -31,9 +32,10 @@ void kernel_main() {
     constexpr uint32_t cb_id = get_compile_time_arg_val(0);
     constexpr uint32_t src_page_size = get_compile_time_arg_val(2);
     constexpr uint32_t rank = get_compile_time_arg_val(3);
-    constexpr auto in_pages = compile_time_words<4>(std::make_integer_sequence<uint32_t, rank>());
-    constexpr auto order = compile_time_words<4 + rank>(std::make_integer_sequence<uint32_t, rank>());
-    constexpr auto src_args = TensorAccessorArgs<4 + 2 * rank, 0>();
+    constexpr auto order = compile_time_words<4>(std::make_integer_sequence<uint32_t, rank>());
+    constexpr auto src_args = TensorAccessorArgs<4 + rank, 0>();
+    std::array<uint32_t, rank> in_pages{};
+    for (uint32_t d = 0; d < rank; ++d) in_pages[d] = get_arg_val<uint32_t>(3 + d);
     const auto src = TensorAccessor(src_args, src_addr, src_page_size);
 
     // Row-major strides of the input grid, then per output dim its extent and input stride.

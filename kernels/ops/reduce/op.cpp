@@ -35,15 +35,17 @@ ttsim::program build_reduce(const ttsim::op_case& c, std::size_t dim, const kern
     p.add_circular_buffer(int32_cb(cb_sum, out_page, page_bytes, 1, cores_of(shares)));
 
     const std::uint32_t reduced = word(grid[dim], "reduced extent");
-    kernel_plan reader("ops/reduce/reader.cpp", {cb_in, page_bytes, in_page, reduced, word(inner, "inner page count")});
+    const std::uint32_t inner_pages = word(inner, "inner page count");
+    // K and inner travel as runtime args: one compiled reader and writer serve every shape.
+    kernel_plan reader("ops/reduce/reader.cpp", {cb_in, page_bytes, in_page});
     reader.append_accessor(c, c.inputs[0]);
-    kernel_plan writer("ops/reduce/writer.cpp", {cb_in, page_bytes, out_page, cb_sum, reduced});
+    kernel_plan writer("ops/reduce/writer.cpp", {cb_in, page_bytes, out_page, cb_sum});
     writer.append_accessor(c, c.output);
     const std::uint32_t in_base = word(in.dist.bank_base, "input bank base");
     const std::uint32_t out_base = word(out.dist.bank_base, "output bank base");
     for (const core_share& s : shares) {
-        reader.runtime.push_back({s.core, {in_base, s.first, s.count}});
-        writer.runtime.push_back({s.core, {out_base, s.first, s.count}});
+        reader.runtime.push_back({s.core, {in_base, s.first, s.count, reduced, inner_pages}});
+        writer.runtime.push_back({s.core, {out_base, s.first, s.count, reduced}});
     }
     add_reader_writer(p, std::move(reader), std::move(writer), swap);
     return p;

@@ -6,9 +6,10 @@
 // [2,3,4] over dim 1: K = 3, inner = 4; output page 5 = (1,1) sums input pages 13, 17, 21.
 //
 // compile-time args: [0] CB id, [1] page bytes, [2] the input's aligned page size (the CB's
-//                    page size), [3] K, [4] inner, [5..] the input's TensorAccessorArgs
+//                    page size), [3..] the input's TensorAccessorArgs
 // common runtime args: the input's accessor words (from 0)
-// runtime args: [0] the input's bank base address, [1] first output page, [2] output page count
+// runtime args: [0] the input's bank base address, [1] first output page, [2] output page
+//               count, [3] K, [4] inner (runtime, so one compiled reader serves every shape)
 #include <cstdint>
 
 #include "api/dataflow/dataflow_api.h"
@@ -21,9 +22,9 @@ void kernel_main() {
 
     constexpr uint32_t cb_id = get_compile_time_arg_val(0);
     constexpr uint32_t src_page_size = get_compile_time_arg_val(2);
-    constexpr uint32_t reduced = get_compile_time_arg_val(3);  // K
-    constexpr uint32_t inner = get_compile_time_arg_val(4);
-    constexpr auto src_args = TensorAccessorArgs<5, 0>();
+    const uint32_t reduced = get_arg_val<uint32_t>(3);  // K
+    const uint32_t inner = get_arg_val<uint32_t>(4);
+    constexpr auto src_args = TensorAccessorArgs<3, 0>();
     const auto src = TensorAccessor(src_args, src_addr, src_page_size);
 
     for (uint32_t out_page = first_page; out_page < first_page + num_pages; ++out_page) {

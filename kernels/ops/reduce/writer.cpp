@@ -7,9 +7,10 @@
 // have left L1 (flushed) before the next page's sum starts overwriting it.
 //
 // compile-time args: [0] input CB id, [1] page bytes, [2] the output's aligned page size,
-//                    [3] scratch CB id, [4] K, [5..] the output's TensorAccessorArgs
+//                    [3] scratch CB id, [4..] the output's TensorAccessorArgs
 // common runtime args: the output's accessor words (from 0)
-// runtime args: [0] the output's bank base address, [1] first output page, [2] output page count
+// runtime args: [0] the output's bank base address, [1] first output page, [2] output page
+//               count, [3] K
 #include <cstdint>
 
 #include "api/dataflow/dataflow_api.h"
@@ -24,9 +25,9 @@ void kernel_main() {
     constexpr uint32_t page_bytes = get_compile_time_arg_val(1);
     constexpr uint32_t dst_page_size = get_compile_time_arg_val(2);
     constexpr uint32_t cb_sum = get_compile_time_arg_val(3);
-    constexpr uint32_t reduced = get_compile_time_arg_val(4);  // K
+    const uint32_t reduced = get_arg_val<uint32_t>(3);  // K
     constexpr uint32_t page_elems = page_bytes / sizeof(uint32_t);
-    constexpr auto dst_args = TensorAccessorArgs<5, 0>();
+    constexpr auto dst_args = TensorAccessorArgs<4, 0>();
     const auto dst = TensorAccessor(dst_args, dst_addr, dst_page_size);
 
     cb_reserve_back(cb_sum, 1);

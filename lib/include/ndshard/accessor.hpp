@@ -319,6 +319,41 @@ private:
         return {};
     }
 
+    // The trusting constructor's whole work on precomputed words without NDSHARD_CHECK_WORDS:
+    // find the coordinates and the geometry (one length check, and the rank kept in 1..8 so
+    // that the copy stays inside the geometry) and copy the geometry: no division, no
+    // reciprocal, no validation.
+    NDSHARD_INLINE constexpr args_status copy_geometry(word_span rt, std::uint32_t bank_base,
+                                                       std::uint32_t aligned_page_size) noexcept {
+        base_ = bank_base;
+        page_size_ = aligned_page_size;
+        const std::uint32_t* w = rt.data();
+        const std::uint32_t have = rt.size();
+        std::uint32_t at = 0, rank = S.rank, banks = S.num_banks;
+        if constexpr (!static_rank) {
+            if (have == 0) return {args_error::short_words, have, static_cast<std::uint32_t>(args_part::rank)};
+            rank = w[at++];
+            if (rank - 1 >= max_rank) return {args_error::rank, rank, 0};
+        }
+        if constexpr (!static_banks) {
+            if (have <= at) return {args_error::short_words, have, static_cast<std::uint32_t>(args_part::bank_count)};
+            banks = w[at++];
+            if (banks > max_cores) return {args_error::too_many_banks, banks, 0};
+        }
+        if constexpr (!static_tensor) at += rank;
+        if constexpr (!static_shard) at += rank;
+        if constexpr (!static_coords) {
+            coords_ = w + at;
+            at += banks;
+        }
+        // The list holds the geometry (the checksum after it is not read).
+        const std::uint32_t image = static_geometry ? 0 : detail::image_words(rank);
+        if (at > have || have - at < image)
+            return {args_error::short_words, have, static_cast<std::uint32_t>(args_part::image)};
+        if constexpr (!static_geometry) detail::read_image(g_, w + at, rank, banks);
+        return {};
+    }
+
 public:
     // Runtime words as made by make_accessor_words (checksum last). bank_base is the
     // buffer's address in every bank; aligned_page_size the byte stride of pages.
@@ -328,6 +363,17 @@ public:
     // default) still checks their checksum and the address limit.
     NDSHARD_CONSTEXPR20 explicit accessor(word_span rt, std::uint32_t bank_base = 0,
                                           std::uint32_t aligned_page_size = 1) {
+        if constexpr (precomputed && !NDSHARD_CHECK_WORDS) {
+            const args_status s = copy_geometry(rt, bank_base, aligned_page_size);
+            if (NDSHARD_UNLIKELY(!s.ok())) {
+#if NDSHARD_HOSTED
+                detail::throw_args_status(s, 0, nullptr, nullptr);
+#else
+                detail::device_reject(s);
+#endif
+            }
+            return;
+        }
         std::uint32_t rank = 0;
         const std::uint32_t* tensor = nullptr;
         const std::uint32_t* shard = nullptr;

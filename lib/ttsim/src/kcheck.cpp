@@ -280,7 +280,8 @@ std::optional<case_spec> draw_case(const op_desc& op, testkit::entropy& e, const
     std::vector<shape> in_pages(op.num_inputs, pages);
     const std::optional<shape> out_pages = op.output_pages(in_pages);
     if (!out_pages) return std::nullopt;
-    const std::uint64_t bytes = 4 * e.between(1, 16);
+    const std::uint64_t bytes =
+        o.page_bytes.empty() ? 4 * e.between(1, 16) : o.page_bytes[e.between(0, o.page_bytes.size() - 1)];
     auto draw = [&](const shape& p, distribution_spec& s, sim::memory_kind& m) {
         if (e.chance(12)) {
             m = e.chance(50) ? sim::memory_kind::dram : sim::memory_kind::l1;
@@ -301,10 +302,7 @@ std::optional<case_spec> draw_case(const op_desc& op, testkit::entropy& e, const
     }
     draw(*out_pages, c.output, c.output_memory);
     const std::vector<std::uint32_t> mixes = tt::all_runtime_mixes();
-    c.mix = e.chance(30) ? mixes[e.between(0, mixes.size() - 1)] : all_runtime;
-    auto contiguous = [](const distribution_spec& s) { return s.strat == strategy::contiguous_1d; };
-    if (contiguous(c.output) || std::any_of(c.inputs.begin(), c.inputs.end(), contiguous))
-        c.mix &= ~tt::flag::runtime_num_banks;  // the contiguous deal travels in a compile-time bank count
+    c.mix = e.chance(o.static_mix_percent) ? mixes[e.between(0, mixes.size() - 1)] : all_runtime;
     c.num_cores =
         static_cast<std::uint32_t>(e.between(1, std::min<std::uint64_t>(o.max_cores, cfg.grid_x * cfg.grid_y)));
     c.seed = e.between(0, 1'000'000);
@@ -314,7 +312,7 @@ std::optional<case_spec> draw_case(const op_desc& op, testkit::entropy& e, const
 namespace {
 
 // Simpler variants of a failing case, the simplest first.
-std::vector<case_spec> simpler(const case_spec& c) {
+std::vector<case_spec> simpler(const op_desc& op, const case_spec& c) {
     std::vector<case_spec> out;
     auto add = [&](case_spec v) {
         try {
@@ -325,6 +323,30 @@ std::vector<case_spec> simpler(const case_spec& c) {
         }
         out.push_back(std::move(v));
     };
+    // A smaller page grid, one dim at a time: to 1, to half, one less. Every input has the
+    // grid as its tensor (in pages) and the output has the op's shape of it; the shards
+    // stay, so a shard may now outgrow its tensor, which is a valid case too.
+    const bool in_pages = std::all_of(c.inputs.begin(), c.inputs.end(), [&](const distribution_spec& s) {
+        return s.page.kind == page_kind::pages && s.tensor == c.inputs.front().tensor;
+    });
+    if (!c.inputs.empty() && in_pages && c.output.page.kind == page_kind::pages) {
+        const shape grid = c.inputs.front().tensor;
+        for (std::size_t d = 0; d < grid.rank(); ++d) {
+            std::uint64_t tried = 0;
+            for (const std::uint64_t target : {std::uint64_t{1}, grid[d] / 2, grid[d] - 1}) {
+                if (target <= tried || target >= grid[d]) continue;
+                tried = target;
+                shape g = grid;
+                g[d] = target;
+                const std::optional<shape> out_grid = op.output_pages(std::vector<shape>(c.inputs.size(), g));
+                if (!out_grid) continue;
+                case_spec v = c;
+                for (distribution_spec& s : v.inputs) s.tensor = g;
+                v.output.tensor = *out_grid;
+                add(std::move(v));
+            }
+        }
+    }
     if (c.num_cores > 1) {
         case_spec v = c;
         v.num_cores = 1;
@@ -336,10 +358,7 @@ std::vector<case_spec> simpler(const case_spec& c) {
     if (c.mix != all_runtime) {
         case_spec v = c;
         v.mix = all_runtime;
-        auto contiguous = [](const distribution_spec& s) { return s.strat == strategy::contiguous_1d; };
-        if (contiguous(v.output) || std::any_of(v.inputs.begin(), v.inputs.end(), contiguous))
-            v.mix &= ~tt::flag::runtime_num_banks;
-        if (v.mix != c.mix) add(v);
+        add(v);
     }
     // Each buffer alone made simpler: fewer core ranges, fewer pages per page, no alignment gap.
     auto each_buffer = [&](auto&& change) {
@@ -359,6 +378,25 @@ std::vector<case_spec> simpler(const case_spec& c) {
         core_range& r = s.cores[0];
         if (r.end.x > r.start.x) --r.end.x;
         else --r.end.y;
+        return true;
+    });
+    // Smaller shards, one dim of one buffer at a time: to 1, to half.
+    for (std::size_t i = 0; i <= c.inputs.size(); ++i) {
+        const distribution_spec& s = i < c.inputs.size() ? c.inputs[i] : c.output;
+        for (std::size_t d = 0; d < s.shard.rank(); ++d) {
+            std::uint64_t tried = 0;
+            for (const std::uint64_t target : {std::uint64_t{1}, s.shard[d] / 2}) {
+                if (target <= tried || target >= s.shard[d]) continue;
+                tried = target;
+                case_spec v = c;
+                (i < c.inputs.size() ? v.inputs[i] : v.output).shard[d] = target;
+                add(std::move(v));
+            }
+        }
+    }
+    each_buffer([](distribution_spec& s) {
+        if (s.strat == strategy::round_robin_1d) return false;
+        s.strat = strategy::round_robin_1d;
         return true;
     });
     each_buffer([](distribution_spec& s) {
@@ -394,13 +432,23 @@ std::vector<case_spec> simpler(const case_spec& c) {
 
 }  // namespace
 
-check_report check_kernel(const op_desc& op, const check_options& options) {
+case_result run_one(const op_desc& op, const case_spec& c, const check_options& options) {
+    return options.isolate ? run_isolated(op, c, options) : run_case(op, c, options.launch, options.sources);
+}
+
+check_report check_kernel(const op_desc& op, const check_options& given) {
     check_report report;
-    testkit::random_entropy e(options.seed);
+    testkit::random_entropy e(given.seed);
+    check_options options = given;
+    for (const std::uint32_t b : options.page_bytes)
+        if (b == 0 || b % 4 != 0)
+            throw std::invalid_argument("kcheck: page size " + std::to_string(b) +
+                                        " bytes: page sizes are positive multiples of 4 (a page holds whole words)");
+    if (options.page_bytes.empty())
+        for (const auto& [lo, hi] : {std::pair{1, 3}, std::pair{4, 8}, std::pair{9, 16}})
+            options.page_bytes.push_back(static_cast<std::uint32_t>(4 * e.between(lo, hi)));
     std::map<std::string, std::uint64_t> tags;
-    auto run = [&](const case_spec& c) {
-        return options.isolate ? run_isolated(op, c, options) : run_case(op, c, options.launch, options.sources);
-    };
+    auto run = [&](const case_spec& c) { return run_one(op, c, options); };
     for (std::uint64_t i = 0; i < options.cases; ++i) {
         std::optional<case_spec> c = draw_case(op, e, options);
         if (!c) continue;
@@ -420,7 +468,7 @@ check_report check_kernel(const op_desc& op, const check_options& options) {
         std::uint64_t steps = 0;
         for (bool progress = true; progress && steps < options.shrink_steps;) {
             progress = false;
-            for (const case_spec& v : simpler(best)) {
+            for (const case_spec& v : simpler(op, best)) {
                 if (++steps > options.shrink_steps) break;
                 case_result vr = run(v);
                 if (!vr.passed) {

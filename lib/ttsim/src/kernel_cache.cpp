@@ -33,6 +33,12 @@ struct fnv {
     }
 };
 
+std::string hex(std::uint64_t h) {
+    char buf[20];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+    return buf;
+}
+
 std::string read_file(const std::filesystem::path& p) {
     std::ifstream in(p, std::ios::binary);
     if (!in) throw std::runtime_error("ttsim: cannot read kernel source " + p.string());
@@ -60,9 +66,7 @@ const std::string& build_fingerprint() {
                 f.add(read_file(p));
             }
         }
-        char buf[20];
-        std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(f.h));
-        return std::string(buf);
+        return hex(f.h);
     }();
     return fp;
 }
@@ -74,15 +78,33 @@ std::vector<std::string> split_flags(const std::string& flags) {
     return out;
 }
 
-// The compiler's command line for one variant.
-std::vector<std::string> command(const kernel_desc& k, const std::filesystem::path& out) {
+// The flags a variant and its precompiled prelude share: GCC uses a precompiled header
+// only when these (and every macro the header reads, such as NOC_INDEX) are the same.
+std::vector<std::string> shared_flags(const kernel_desc& k) {
     std::vector<std::string> cmd{NDSHARD_TTSIM_CXX};
     for (std::string& f : split_flags(NDSHARD_TTSIM_FLAGS)) cmd.push_back(std::move(f));
-    cmd.insert(cmd.end(), {"-std=c++20", "-O1", "-g", "-fPIC", "-shared", "-fvisibility=hidden", "-w", "-DKERNEL_BUILD",
+    // -g1: line tables, enough for a sanitizer's stack, at half the compile time of -g.
+    cmd.insert(cmd.end(), {"-std=c++20", "-O1", "-g1", "-fPIC", "-fvisibility=hidden", "-w", "-DKERNEL_BUILD",
                            "-DARCH_WORMHOLE", "-DNDSHARD_TT_PLATFORM=\"ndshard/ttsim/kernel_platform.hpp\""});
+#if defined(__GNUC__) && !defined(__clang__)
+    // One copy of each function-local static per object, never one merged across every
+    // dlopen'ed variant (GCC's STB_GNU_UNIQUE would bind them together).
+    cmd.push_back("-fno-gnu-unique");
+#endif
     const int noc = k.noc >= 0 ? k.noc : (k.proc == processor::riscv_0 ? 0 : 1);
     cmd.push_back("-DNOC_INDEX=" + std::to_string(noc));
     cmd.push_back(k.proc == processor::riscv_0 ? "-DCOMPILE_FOR_BRISC" : "-DCOMPILE_FOR_NCRISC");
+    for (const char* dir : {NDSHARD_TTSIM_INCLUDE_TTMETAL, NDSHARD_TTSIM_INCLUDE_CORE, NDSHARD_TTSIM_INCLUDE_SELF})
+        cmd.push_back(std::string("-I") + dir);
+    return cmd;
+}
+
+// The compiler's command line for one variant; `prelude` is the arguments that force the
+// precompiled prelude in (empty: none).
+std::vector<std::string> command(const kernel_desc& k, const std::filesystem::path& out,
+                                 const std::vector<std::string>& prelude) {
+    std::vector<std::string> cmd = shared_flags(k);
+    cmd.push_back("-shared");
     std::string cta;
     for (std::uint32_t v : k.compile_time_args) cta += (cta.empty() ? "" : ",") + std::to_string(v) + "u";
     cmd.push_back("-DKERNEL_COMPILE_TIME_ARGS=" + cta);
@@ -93,10 +115,9 @@ std::vector<std::string> command(const kernel_desc& k, const std::filesystem::pa
         cmd.push_back("-DKERNEL_COMPILE_TIME_ARG_MAP=" + map);
     }
     for (const auto& [name, value] : k.defines) cmd.push_back("-D" + name + (value.empty() ? "" : "=" + value));
-    for (const char* dir : {NDSHARD_TTSIM_INCLUDE_TTMETAL, NDSHARD_TTSIM_INCLUDE_CORE, NDSHARD_TTSIM_INCLUDE_SELF})
-        cmd.push_back(std::string("-I") + dir);
     const std::filesystem::path src = std::filesystem::absolute(k.source);
     cmd.push_back("-I" + src.parent_path().string());
+    cmd.insert(cmd.end(), prelude.begin(), prelude.end());
     // Many kernels include nothing: the firmware includes the API before them, as here.
     cmd.insert(cmd.end(), {"-include", "api/dataflow/dataflow_api.h", src.string(), "-o", out.string()});
     return cmd;
@@ -121,6 +142,53 @@ int run(const std::vector<std::string>& cmd, const std::filesystem::path& log) {
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+// The precompiled prelude (kernel_prelude.hpp) for `k`'s shared flags, built once into the
+// cache: the arguments that force it into a variant's compile, or none when it cannot be
+// built. It holds only headers every variant includes anyway, compiled with the variant's
+// own flags, so it changes no variant: GCC checks a precompiled header against the command
+// line and parses the text instead when they differ; clang refuses the compile, and
+// load_kernel then compiles again without it.
+std::vector<std::string> precompiled_prelude(const kernel_desc& k, const std::filesystem::path& cache) {
+#if defined(__clang__)
+    constexpr const char* suffix = ".pch";
+#else
+    constexpr const char* suffix = ".gch";
+#endif
+    const std::vector<std::string> flags = shared_flags(k);
+    fnv f;
+    f.add(build_fingerprint());
+    for (const std::string& a : flags) f.add(a);
+    const std::filesystem::path dir = cache / ("prelude-" + hex(f.h));
+    const std::filesystem::path header = dir / "prelude.hpp", pch = header.string() + suffix, failed = dir / "failed";
+#if defined(__clang__)
+    const std::vector<std::string> use{"-include-pch", pch.string()};
+#else
+    const std::vector<std::string> use{"-include", header.string()};  // GCC finds prelude.hpp.gch beside it
+#endif
+    static std::mutex mutex;
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (std::filesystem::exists(pch)) return use;
+    if (std::filesystem::exists(failed)) return {};
+    std::filesystem::create_directories(dir);
+    const std::string tag = "." + std::to_string(getpid()) + ".tmp";
+    {
+        const std::filesystem::path tmp = header.string() + tag;
+        std::ofstream(tmp) << "#include \"ndshard/ttsim/kernel_prelude.hpp\"\n";
+        std::filesystem::rename(tmp, header);
+    }
+    std::vector<std::string> cmd = flags;
+    const std::filesystem::path tmp = pch.string() + tag, log = dir / ("log" + tag);
+    cmd.insert(cmd.end(), {"-x", "c++-header", header.string(), "-o", tmp.string()});
+    if (run(cmd, log) != 0) {
+        std::filesystem::remove(tmp);
+        std::filesystem::rename(log, failed);  // kept: it says why
+        return {};
+    }
+    std::filesystem::remove(log);
+    std::filesystem::rename(tmp, pch);
+    return use;
+}
+
 }  // namespace
 
 std::filesystem::path cache_folder(const std::filesystem::path& preferred) {
@@ -136,11 +204,10 @@ compiled_kernel load_kernel(const kernel_desc& k, const std::filesystem::path& c
     f.add(std::filesystem::absolute(k.source).string());
     f.add(source);
     std::filesystem::create_directories(cache);
+    const std::vector<std::string> prelude = precompiled_prelude(k, cache);
     const std::filesystem::path out_probe = cache / "x.so";
-    for (const std::string& a : command(k, out_probe)) f.add(a);
-    char name[40];
-    std::snprintf(name, sizeof name, "%016llx.so", static_cast<unsigned long long>(f.h));
-    const std::filesystem::path object = cache / name;
+    for (const std::string& a : command(k, out_probe, {})) f.add(a);  // the prelude changes no variant
+    const std::filesystem::path object = cache / (hex(f.h) + ".so");
 
     compiled_kernel ck;
     ck.object = object;
@@ -150,7 +217,8 @@ compiled_kernel load_kernel(const kernel_desc& k, const std::filesystem::path& c
         const std::filesystem::path tmp = object.string() + "." + std::to_string(getpid()) + ".tmp";
         const std::filesystem::path log = object.string() + "." + std::to_string(getpid()) + ".log";
         const auto t0 = std::chrono::steady_clock::now();
-        const int rc = run(command(k, tmp), log);
+        int rc = run(command(k, tmp, prelude), log);
+        if (rc != 0 && !prelude.empty()) rc = run(command(k, tmp, {}), log);  // without the prelude, to be sure
         ck.compile_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         if (rc != 0) {
             std::string text = std::filesystem::exists(log) ? read_file(log) : "";
@@ -163,6 +231,11 @@ compiled_kernel load_kernel(const kernel_desc& k, const std::filesystem::path& c
                                      std::to_string(rc) + "):\n" + first);
         }
         std::filesystem::remove(log);
+        {
+            // Beside the object, its command line: how to rebuild the variant by hand.
+            std::ofstream cmd_file(object.string() + ".cmd");
+            for (const std::string& a : command(k, object, {})) cmd_file << a << '\n';
+        }
         std::filesystem::rename(tmp, object);
         ck.fresh = true;
     }

@@ -143,6 +143,7 @@ public:
     void semaphore_inc(std::uint64_t dst, std::uint32_t increment, std::uint8_t noc) override;
     std::uint32_t bank_xy(bool dram, std::uint32_t bank, std::uint8_t noc) override;
     std::uint32_t bank_offset(bool dram, std::uint32_t bank) override;
+    [[noreturn]] void accessor_index(const char* what) override;
     void print(const char* text) override;
     [[noreturn]] void fail(const char* what) override;
 
@@ -185,6 +186,10 @@ public:
         return c.x < dev_.config().grid_x && c.y < dev_.config().grid_y;
     }
     [[nodiscard]] std::uint32_t worker_index(core_coord c) const noexcept { return c.y * dev_.config().grid_x + c.x; }
+    // DRAM bank b's offset in the bank table (tt-metal's bank_to_dram_offset): every NoC
+    // address in the bank is this much past the device's own address. Not zero, so that a
+    // kernel that forgets it misses its buffer.
+    static constexpr std::uint32_t dram_offset(std::uint32_t bank) noexcept { return (bank + 1) * 0x1'0000U; }
     [[nodiscard]] std::uint32_t l1_end() const noexcept {
         return static_cast<std::uint32_t>(l1_window + dev_.config().l1_size);
     }
@@ -221,6 +226,10 @@ void kernel_services::step() { s_.count_step(*this); }
 
 [[noreturn]] void kernel_services::fail(const char* what) {
     s_.report(finding_kind::kernel_error, *this, std::string("the kernel stopped: ") + what);
+}
+
+[[noreturn]] void kernel_services::accessor_index(const char* what) {
+    s_.report(finding_kind::accessor, *this, std::string("out of range: ") + what);
 }
 
 void kernel_services::print(const char* text) { s_.result_.log += name_ + ": " + text + "\n"; }
@@ -536,7 +545,14 @@ std::uint32_t kernel_services::bank_xy(bool dram, std::uint32_t bank, std::uint8
     return tt::noc_xy_encoding(c.x, c.y);
 }
 
-std::uint32_t kernel_services::bank_offset(bool, std::uint32_t) { return 0; }
+std::uint32_t kernel_services::bank_offset(bool dram, std::uint32_t bank) {
+    const std::uint32_t count = dram ? id_.num_dram_banks : id_.num_l1_banks;
+    if (bank >= count)
+        s_.report(finding_kind::noc_bounds, *this,
+                  std::string(dram ? "bank_to_dram_offset" : "bank_to_l1_offset") + " of bank " + std::to_string(bank) +
+                      ": the device has " + std::to_string(count));
+    return dram ? launch_state::dram_offset(bank) : 0U;
+}
 
 // --- launch_state ---
 
@@ -547,6 +563,16 @@ std::byte* launch_state::endpoint_bytes(core_coord at, std::uint32_t addr, std::
     if (m == nullptr) {
         why = "is at " + to_string(at) + ", where there is no core or DRAM bank";
         return nullptr;
+    }
+    if (m->kind() == sim::memory_kind::dram) {  // the NoC address includes the bank's table offset
+        const std::uint32_t bank = (at.x - dev_.config().grid_x) * dev_.config().grid_y + at.y;
+        const std::uint32_t offset = dram_offset(bank);
+        if (addr < offset) {
+            why = "[" + hex(addr) + ", " + hex(std::uint64_t{addr} + size) + ") is below DRAM bank " +
+                  std::to_string(bank) + "'s offset " + hex(offset) + " (bank_to_dram_offset): no buffer is there";
+            return nullptr;
+        }
+        addr -= offset;
     }
     const sim::allocation* a = m->find(addr);
     if (a == nullptr || std::uint64_t{addr} + size > a->end) {

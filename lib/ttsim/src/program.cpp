@@ -85,8 +85,11 @@ tt::tt_words accessor_words(const sim::device& dev, sim::buffer_id buffer, std::
     std::vector<core_coord> banks = b.dist.cores;
     if (dram)  // a DRAM bank's word holds its bank id
         for (core_coord& c : banks) c = {(c.x - dev.config().grid_x) * dev.config().grid_y + c.y, 0};
-    return tt::make_tt_words(b.dist.layout, banks,
-                             (runtime_mix & tt::flag::runtime_all) | (dram ? tt::flag::is_dram : 0U), page, layout);
+    std::uint32_t mix = runtime_mix & tt::flag::runtime_all;
+    // A contiguous deal travels as bit 31 of the bank count, so that count is compile-time
+    // whatever the mix asks (tt::why_no_words); the buffer's other parts keep the mix.
+    if (b.dist.layout.rule == deal_rule::contiguous) mix &= ~tt::flag::runtime_num_banks;
+    return tt::make_tt_words(b.dist.layout, banks, mix | (dram ? tt::flag::is_dram : 0U), page, layout);
 }
 
 void append_accessor_args(const sim::device& dev, sim::buffer_id buffer, std::uint32_t runtime_mix,

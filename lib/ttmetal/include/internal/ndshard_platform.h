@@ -17,6 +17,11 @@
 //   std::uint32_t dram_bank_offset(std::uint32_t bank);                 // added to every address in it
 //   std::uint32_t l1_bank_xy(std::uint32_t bank, std::uint8_t noc), l1_bank_offset(std::uint32_t bank);
 //   std::uint32_t common_arg_count();   // common runtime words, so an accessor reading past them is refused
+// and, for dataflow_api.h, noc_read_page(src, dst_l1, size, noc) and noc_write_page(src_l1,
+// dst, size, noc): a transfer of one page (a platform may check it stays in one page).
+// A platform that defines NDSHARD_TT_CHECKED also provides
+//   [[noreturn]] void out_of_range(const char* what, std::uint32_t index, std::uint32_t limit);
+// and the accessor then checks every page id, shard id and coordinate it is given.
 #pragma once
 
 #ifndef NDSHARD_TT_PLATFORM

@@ -380,6 +380,21 @@ private:
 
 }  // namespace tensor_accessor
 
+// Index checks of the queries, as tt-metal's ASSERTs in a watcher build: a platform that
+// defines NDSHARD_TT_CHECKED provides ndshard::tt::platform::out_of_range(what, index,
+// limit), which stops the kernel (ndshard's simulator reports it); elsewhere they cost
+// nothing.
+#if defined(NDSHARD_TT_CHECKED) && NDSHARD_TT_CHECKED
+#define NDSHARD_TT_CHECK_INDEX(what, index, limit)                                           \
+    do {                                                                                     \
+        if (!((index) < (limit)))                                                            \
+            ::ndshard::tt::platform::out_of_range((what), static_cast<std::uint32_t>(index), \
+                                                  static_cast<std::uint32_t>(limit));        \
+    } while (0)
+#else
+#define NDSHARD_TT_CHECK_INDEX(what, index, limit) ((void)0)
+#endif
+
 namespace ndshard::tt::detail {
 // The common runtime words of an accessor's arguments, as far as the platform has them.
 template <class Args>
@@ -425,31 +440,38 @@ struct TensorAccessor {
     // --- NoC addresses ---
     [[nodiscard]] std::uint64_t get_noc_addr(const std::uint32_t page_id, const std::uint32_t offset = 0,
                                              std::uint8_t noc = noc_index) const {
+        NDSHARD_TT_CHECK_INDEX("get_noc_addr: page id", page_id, engine_.num_pages());
         const ::ndshard::bank_and_offset bo = engine_.get_bank_and_offset(page_id);
         return noc_addr_of(bo.bank, bo.page_offset, offset, noc);
     }
     template <class ArrType, std::enable_if_t<tensor_accessor::detail::has_subscript_operator_v<ArrType>, int> = 0>
     [[nodiscard]] std::uint64_t get_noc_addr(const ArrType page_coord, const std::uint32_t offset = 0,
                                              std::uint8_t noc = noc_index) const {
+        check_page_coord(page_coord);
         const ::ndshard::bank_and_offset bo = engine_.get_bank_and_offset_at(page_coord);
         return noc_addr_of(bo.bank, bo.page_offset, offset, noc);
     }
     [[nodiscard]] std::uint64_t get_shard_noc_addr(const std::uint32_t shard_id, const std::uint32_t offset = 0,
                                                    std::uint8_t noc = noc_index) const {
+        NDSHARD_TT_CHECK_INDEX("get_shard_noc_addr: shard id", shard_id, engine_.num_shards());
         const ::ndshard::bank_and_offset bo = engine_.shard_bank_and_offset(shard_id);
         return noc_addr_of(bo.bank, bo.page_offset, offset, noc);
     }
     template <class ArrType, std::enable_if_t<tensor_accessor::detail::has_subscript_operator_v<ArrType>, int> = 0>
     [[nodiscard]] std::uint64_t get_shard_noc_addr(const ArrType shard_coord, const std::uint32_t offset = 0,
                                                    std::uint8_t noc = noc_index) const {
+        for (std::uint32_t d = 0; d < engine_.rank(); ++d)
+            NDSHARD_TT_CHECK_INDEX("get_shard_noc_addr: shard coordinate", shard_coord[d], engine_.grid_extent(d));
         return get_shard_noc_addr(engine_.shard_id_at(shard_coord), offset, noc);
     }
     [[nodiscard]] PageMapping get_bank_and_offset(std::uint32_t page_id) const {
+        NDSHARD_TT_CHECK_INDEX("get_bank_and_offset: page id", page_id, engine_.num_pages());
         const ::ndshard::bank_and_offset bo = engine_.get_bank_and_offset(page_id);
         return {bo.bank, bo.page_offset};
     }
     template <class ArrType, std::enable_if_t<tensor_accessor::detail::has_subscript_operator_v<ArrType>, int> = 0>
     [[nodiscard]] PageMapping get_bank_and_offset(const ArrType page_coord) const {
+        check_page_coord(page_coord);
         const ::ndshard::bank_and_offset bo = engine_.get_bank_and_offset_at(page_coord);
         return {bo.bank, bo.page_offset};
     }
@@ -467,10 +489,12 @@ struct TensorAccessor {
         return is_local_bank(::ndshard::tt::noc_addr_x(noc_addr), ::ndshard::tt::noc_addr_y(noc_addr), noc);
     }
     [[nodiscard]] bool is_local_page(const std::uint32_t page_id, std::uint8_t noc = noc_index) const {
+        NDSHARD_TT_CHECK_INDEX("is_local_page: page id", page_id, engine_.num_pages());
         const ::ndshard::core_coord c = engine_.bank_coord(engine_.get_bank_and_offset(page_id).bank);
         return is_local_bank(c.x, c.y, noc);
     }
     [[nodiscard]] bool is_local_shard(const std::uint32_t shard_id, std::uint8_t noc = noc_index) const {
+        NDSHARD_TT_CHECK_INDEX("is_local_shard: shard id", shard_id, engine_.num_shards());
         const ::ndshard::core_coord c = engine_.bank_coord(engine_.deal(shard_id).core);
         return is_local_bank(c.x, c.y, noc);
     }
@@ -527,6 +551,11 @@ struct TensorAccessor {
     }
 
 private:
+    template <class ArrType>
+    void check_page_coord([[maybe_unused]] const ArrType& page_coord) const {
+        for (std::uint32_t d = 0; d < engine_.rank(); ++d)
+            NDSHARD_TT_CHECK_INDEX("page coordinate", page_coord[d], engine_.tensor_extent(d));
+    }
     template <class>
     friend class tensor_accessor::PagesAddressIterator;
     template <class>

@@ -90,7 +90,15 @@ struct check_options {
     std::uint32_t max_cores = 8;        // worker cores an op runs on (and banks of an L1 buffer)
     bool isolate = true;                // each case in a child process: a crash or hang fails the case only
     std::uint32_t case_timeout_s = 60;  // a child that runs longer is a hang
-    std::uint64_t shrink_steps = 200;   // cases the shrinker may run
+    // Cases whose accessor words have compile-time parts (each such set is a kernel compiled anew).
+    std::uint32_t static_mix_percent = 30;
+    // The page sizes (bytes, multiples of 4) cases draw from. Page sizes are compile-time
+    // arguments of most kernels, so each one is a compile: check_kernel, when this is
+    // empty, draws three per run (one under 16 bytes, one of 16..32, one over 32: padded
+    // in both memories, in one, in neither) and reuses them; draw_case alone draws any of
+    // 4..64.
+    std::vector<std::uint32_t> page_bytes;
+    std::uint64_t shrink_steps = 200;  // cases the shrinker may run
     launch_options launch;
     std::map<std::string, std::string> sources;  // op_case::sources
 };
@@ -108,6 +116,10 @@ struct check_report {
 // bytes): distributions from the simulator's scenario generator, sometimes interleaved over
 // every bank; nullopt when the op does not apply to the drawn page grid.
 std::optional<case_spec> draw_case(const op_desc& op, testkit::entropy& e, const check_options& options);
+
+// One case as check_kernel runs it: in a child process when options.isolate (a crash or a
+// hang is then a finding of kind crash), else in this process.
+case_result run_one(const op_desc& op, const case_spec& c, const check_options& options);
 
 // Draws `cases` cases (check_options::seed), runs each, shrinks the first failure.
 check_report check_kernel(const op_desc& op, const check_options& options = {});

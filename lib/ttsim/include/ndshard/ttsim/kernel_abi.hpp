@@ -10,7 +10,7 @@
 namespace ndshard::ttsim::abi {
 
 // Bumped when the interface changes: a cached kernel of another version is rebuilt.
-inline constexpr std::uint32_t version = 1;
+inline constexpr std::uint32_t version = 2;
 
 // What a kernel sees of its core and itself.
 struct identity {
@@ -69,6 +69,9 @@ public:
     virtual void print(const char* text) = 0;
     // A kernel that stops itself (tt-metal's ASSERT): a finding naming `what`.
     [[noreturn]] virtual void fail(const char* what) = 0;
+    // An accessor asked for a page id, shard id or coordinate outside its tensor
+    // (tensor_accessor.h's checks, NDSHARD_TT_CHECKED): a finding naming `what`.
+    [[noreturn]] virtual void accessor_index(const char* what) = 0;
 };
 
 }  // namespace ndshard::ttsim::abi

@@ -34,6 +34,10 @@
 #ifndef NUM_NOCS
 #define NUM_NOCS 2
 #endif
+// The accessor checks its indices (api/tensor/tensor_accessor.h): a page id past the tensor
+// is the kernel's finding, not a wild address.
+#define NDSHARD_TT_CHECKED 1
+
 #ifndef ASSERT
 #define ASSERT(condition, ...) ((condition) ? (void)0 : ::ndshard_ttsim_services->fail("ASSERT(" #condition ") failed"))
 #endif
@@ -298,6 +302,11 @@ inline std::uint32_t l1_bank_xy(std::uint32_t bank, std::uint8_t noc) {
 }
 inline std::uint32_t l1_bank_offset(std::uint32_t bank) { return ndshard_ttsim_services->bank_offset(false, bank); }
 inline std::uint32_t common_arg_count() { return ndshard_ttsim_services->self().common_args_count; }
+[[noreturn]] inline void out_of_range(const char* what, std::uint32_t index, std::uint32_t limit) {
+    char text[160];
+    std::snprintf(text, sizeof text, "%s %u is not below %u", what, index, limit);
+    ndshard_ttsim_services->accessor_index(text);
+}
 // One page of a buffer (noc_async_read_page and the like): the simulator checks it stays in one page.
 inline void noc_read_page(std::uint64_t src, std::uint32_t dst, std::uint32_t size, std::uint8_t noc) {
     ndshard_ttsim_services->noc_read(src, dst, size, noc, true);
@@ -306,6 +315,38 @@ inline void noc_write_page(std::uint32_t src, std::uint64_t dst, std::uint32_t s
     ndshard_ttsim_services->noc_write(src, dst, size, noc, true);
 }
 }  // namespace ndshard::tt::platform
+
+// --- the firmware's bank tables, as kernels index them ---
+// tt-metal's firmware fills extern arrays at boot (dram_bank_to_noc_xy[noc][bank] and
+// l1_bank_to_noc_xy[noc][bank], packed NoC xy; bank_to_dram_offset[bank] and
+// bank_to_l1_offset[bank], signed byte offsets). Here they are read-only tables over the
+// simulator's device: the same subscripts, a bank past the table fails the kernel.
+namespace ndshard::ttsim::kernel {
+struct bank_xy_row {
+    bool dram;
+    std::uint8_t noc;
+    std::uint16_t operator[](std::uint32_t bank) const {
+        return static_cast<std::uint16_t>(ndshard_ttsim_services->bank_xy(dram, bank, noc));
+    }
+};
+struct bank_xy_table {
+    bool dram;
+    bank_xy_row operator[](std::uint32_t noc) const {
+        if (noc >= NUM_NOCS) ::ndshard::tt::platform::out_of_range("bank table NoC index", noc, NUM_NOCS);
+        return {dram, static_cast<std::uint8_t>(noc)};
+    }
+};
+struct bank_offset_table {
+    bool dram;
+    std::int32_t operator[](std::uint32_t bank) const {
+        return static_cast<std::int32_t>(ndshard_ttsim_services->bank_offset(dram, bank));
+    }
+};
+}  // namespace ndshard::ttsim::kernel
+inline constexpr ndshard::ttsim::kernel::bank_xy_table dram_bank_to_noc_xy{true};
+inline constexpr ndshard::ttsim::kernel::bank_xy_table l1_bank_to_noc_xy{false};
+inline constexpr ndshard::ttsim::kernel::bank_offset_table bank_to_dram_offset{true};
+inline constexpr ndshard::ttsim::kernel::bank_offset_table bank_to_l1_offset{false};
 
 // --- DPRINT, as a stream (DPRINT << a << b << ENDL();) ---
 namespace ndshard::ttsim::kernel {

@@ -56,7 +56,7 @@ enum class finding_kind : std::uint8_t {
     async,          // data used before its barrier, a read landing in pushed pages, an unflushed write
     deadlock,       // every kernel waits
     hang,           // the step limit
-    accessor,       // an accessor refused its argument words
+    accessor,       // an accessor refused its argument words, or was asked for a page past its tensor
     kernel_error,   // an exception, an abort from the kernel
     compile_error,  // a kernel did not compile
     // Found after a launch that ran clean (kcheck.hpp):

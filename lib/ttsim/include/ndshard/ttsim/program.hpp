@@ -111,7 +111,8 @@ inline constexpr std::uint32_t all_compile_time = 0;
 inline constexpr std::uint32_t all_runtime = tt::flag::runtime_all;
 
 // tt-metal's TensorAccessorArgs words for a device buffer: Sharded (unless interleaved),
-// IsDram for a DRAM buffer, the mix's Runtime bits; bank coordinates are the buffer's
+// IsDram for a DRAM buffer, the mix's Runtime bits (but a contiguous deal's bank count is
+// compile-time always: bit 31 of it says the deal); bank coordinates are the buffer's
 // cores (L1) or DRAM bank ids. An interleaved buffer (every shard dim 1 over the device's
 // whole bank table) gets the interleaved words. Throws spec_error when the words cannot
 // say this distribution (tt::why_no_words).

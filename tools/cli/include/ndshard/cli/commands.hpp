@@ -3,8 +3,8 @@
 // parse_args turns arguments into a command (or help text, or one error line) without
 // printing, exiting or throwing; execute runs a command; run does both and is all that
 // main() calls. Exit codes: 0 success, 1 a valid "no" (convert: not expressible; sim:
-// not verified; conform: a law failed), 2 a bad flag, value or spec (one line on stderr, naming the value and
-// the rule), 3 an internal error.
+// not verified; conform: a law failed; kcheck: a case failed), 2 a bad flag, value or spec (one line on stderr, naming
+// the value and the rule), 3 an internal error.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +14,7 @@
 #include <variant>
 #include <vector>
 
+#include "ndshard/cli/kcheck.hpp"
 #include "ndshard/cli/locate.hpp"
 #include "ndshard/cli/render.hpp"
 #include "ndshard/cli/svg.hpp"
@@ -83,7 +84,7 @@ struct locate_command {
 };
 
 using command = std::variant<map_command, show_command, explain_command, svg_command, convert_command, sim_command,
-                             conform_command, locate_command>;
+                             conform_command, locate_command, kcheck_command>;
 
 struct parse_result {
     std::optional<command> cmd;  // set when there is work to do

@@ -1,0 +1,118 @@
+// `ndshard kcheck`: its flags and their errors, a good op passing, a defective reader caught
+// with a replay line that fails again when run, and --case for one case.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "cli_test_util.hpp"
+
+namespace ndshard::cli::test {
+namespace {
+
+// A bad command line: exit 2, one line on stderr starting "ndshard kcheck: " and holding every piece.
+void expect_refused(const std::vector<std::string>& args, std::initializer_list<std::string> pieces) {
+    std::vector<std::string> full{"kcheck"};
+    full.insert(full.end(), args.begin(), args.end());
+    const run_output r = run_cli(full);
+    EXPECT_EQ(r.code, 2) << r.out << r.err;
+    EXPECT_TRUE(is_one_line(r.err)) << r.err;
+    EXPECT_EQ(r.err.rfind("ndshard kcheck: ", 0), 0U) << r.err;
+    for (const std::string& p : pieces) EXPECT_NE(r.err.find(p), std::string::npos) << "'" << p << "' not in " << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
+std::vector<std::string> with_cache(std::vector<std::string> args) {
+    args.insert(args.end(), {"--cache", NDSHARD_KERNEL_CACHE_DIR});
+    return args;
+}
+
+TEST(KcheckCli, BadFlagsNameTheValueAndTheRule) {
+    expect_refused({}, {"op"});
+    expect_refused({"transpose"}, {"transpose", "unknown op"});
+    expect_refused({"permute:0,0"}, {"permute:0,0", "permutation"});
+    expect_refused({"copy", "--cases", "0"}, {"--cases", "\"0\"", "between 1 and 1000000"});
+    expect_refused({"copy", "--cases", "-3"}, {"--cases", "-3"});
+    expect_refused({"copy", "--cores", "9"}, {"--cores", "9", "between 1 and 8"});
+    expect_refused({"copy", "--static-percent", "101"}, {"--static-percent", "101"});
+    expect_refused({"copy", "--page-bytes", "16,6"}, {"--page-bytes", "6", "multiple of 4"});
+    expect_refused({"copy", "--page-bytes", "8192"}, {"8192", "4..4096"});
+    expect_refused({"copy", "--reader", "/no/such/reader.cpp"},
+                   {"--reader", "/no/such/reader.cpp", "not a readable file"});
+    expect_refused({"copy", "--writer", ""}, {"--writer"});
+    expect_refused({"copy", "--case", "{"}, {"--case", "not JSON"});
+    expect_refused({"copy", "--case", R"({"inputs":[]})"}, {"--case", "keys"});
+    expect_refused({"copy", "--timeout-s", "0"}, {"--timeout-s"});
+    expect_refused({"copy", "--bogus"}, {"--bogus"});
+}
+
+TEST(KcheckCli, TheGoodCopyPasses) {
+    const run_output r = run_cli(with_cache({"kcheck", "copy", "--cases", "4", "--max-pages", "32", "--seed", "3"}));
+    EXPECT_EQ(r.code, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("kcheck copy: 4 cases (seed 3), 0 failed"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("reached:"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\nPASS\n"), std::string::npos) << r.out;
+}
+
+// The replay line of a failure, run as it is printed (its quoted words unquoted), fails again.
+std::vector<std::string> replay_args(const std::string& line) {
+    std::vector<std::string> args;
+    std::string word;
+    bool quoted = false, any = false;
+    for (char ch : line) {
+        if (ch == '\'') {
+            quoted = !quoted;
+            any = true;
+        } else if (ch == ' ' && !quoted) {
+            if (any || !word.empty()) args.push_back(word);
+            word.clear();
+            any = false;
+        } else {
+            word += ch;
+        }
+    }
+    if (any || !word.empty()) args.push_back(word);
+    return args;
+}
+
+TEST(KcheckCli, ADefectiveReaderIsCaughtShrunkAndReplayed) {
+    const std::string reader = std::string(NDSHARD_KERNELS_DIR) + "/defects/start_id_off_by_one.cpp";
+    const run_output r =
+        run_cli(with_cache({"kcheck", "copy", "--reader", reader, "--cases", "6", "--max-pages", "32"}));
+    ASSERT_EQ(r.code, 1) << r.out << r.err;
+    EXPECT_NE(r.out.find("FAIL: "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("smallest failing case: "), std::string::npos) << r.out;
+    const std::size_t at = r.out.find("replay: ndshard kcheck copy --case '");
+    ASSERT_NE(at, std::string::npos) << r.out;
+    const std::string line = r.out.substr(at + 8, r.out.find('\n', at) - at - 8);
+    EXPECT_NE(line.find("--reader '" + reader + "'"), std::string::npos) << line;
+
+    std::vector<std::string> args = replay_args(line);
+    ASSERT_GE(args.size(), 4U);
+    ASSERT_EQ(args[0], "ndshard");
+    args.erase(args.begin());
+    const run_output again = run_cli(with_cache(args));
+    EXPECT_EQ(again.code, 1) << again.out << again.err;
+    EXPECT_NE(again.out.find("FAIL: "), std::string::npos) << again.out;
+
+    // The op's own reader passes the same case.
+    const auto flag = std::find(args.begin(), args.end(), "--reader");
+    ASSERT_NE(flag, args.end());
+    args.erase(flag, flag + 2);
+    const run_output good = run_cli(with_cache(args));
+    EXPECT_EQ(good.code, 0) << good.out << good.err;
+    EXPECT_NE(good.out.find("\nPASS\n"), std::string::npos) << good.out;
+}
+
+TEST(KcheckCli, JsonReportsTheCounts) {
+    const run_output r =
+        run_cli(with_cache({"kcheck", "reduce:0", "--cases", "3", "--max-pages", "24", "--page-bytes", "8", "--json"}));
+    EXPECT_EQ(r.code, 0) << r.out << r.err;
+    for (const char* key : {"\"op\": \"reduce:0\"", "\"cases_run\": ", "\"cases_failed\": 0", "\"reached\": "})
+        EXPECT_NE(r.out.find(key), std::string::npos) << key << " not in " << r.out;
+    EXPECT_EQ(r.out.find("\"smallest\""), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace ndshard::cli::test
