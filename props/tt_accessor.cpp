@@ -19,7 +19,9 @@
 //  - contiguous_1d needs a compile-time bank count (bit 31 of that word): the all-runtime
 //    words must be refused, and the spec is checked through the compile-time words of 1,
 //    3 or 8 banks below (its cores redrawn as a row of one of those counts when it has
-//    another count). Coordinates past 8 bits must be refused too.
+//    another count).
+//  - One case in ten has its cores moved to x in 64..255 (past the NoC's 6-bit node ids,
+//    still in the words' 8 bits), one in ten past 255, where the words must be refused.
 //  - The interleaved accessor (no Sharded bit) against oracle::interleaved over a
 //    platform bank table, L1 and DRAM.
 // props/tt_accessor_fixed*.cpp check all 15 compile-time mixes on fixed specs.
@@ -146,6 +148,30 @@ bool coordinates_fit_8_bits(const distribution& d) {
     return std::all_of(d.cores.begin(), d.cores.end(), [](core_coord c) { return c.x <= 255 && c.y <= 255; });
 }
 
+// The generator keeps most cores near the origin: now and then the whole list moves along x
+// so that its coordinates pass the NoC's 6 bits (64..255, which the words still hold and
+// get_noc_addr encodes as tt-metal does) or the words' 8 bits (which must be refused).
+// Distinct cores stay distinct, and grid_2d's fit does not depend on where its range is.
+distribution far_cores(tk::entropy& e, const distribution& d) {
+    const auto where = tk::rc_choose(0, 10);
+    if (where > 1 || d.spec.cores.empty()) return d;
+    std::uint32_t low = ~0U, high = 0;
+    for (const core_range& r : d.spec.cores) {
+        low = std::min({low, r.start.x, r.end.x});
+        high = std::max({high, r.start.x, r.end.x});
+    }
+    const std::uint32_t width = high - low;
+    if (width > 191) return d;
+    const auto to = static_cast<std::uint32_t>(where == 0 ? e.between(64, 255 - width) : e.between(256 - width, 300));
+    distribution_spec s = d.spec;
+    for (core_range& r : s.cores) {
+        r.start.x = r.start.x - low + to;
+        r.end.x = r.end.x - low + to;
+    }
+    RC_LOG() << "cores moved along x to " << to << "\n";
+    return make_distribution(s);
+}
+
 // contiguous_1d through the compile-time bank counts of this file: the spec itself when it
 // has 1, 3 or 8 cores, else its cores redrawn as a row of one of those counts.
 void check_contiguous(tk::rc_entropy& e, const distribution& drawn) {
@@ -164,6 +190,10 @@ void check_contiguous(tk::rc_entropy& e, const distribution& drawn) {
             return;
         }
         RC_LOG() << "cores redrawn: " << tk::describe(d.spec) << "\n";
+    }
+    if (!coordinates_fit_8_bits(d)) {
+        expect_refused(d, contiguous_runtime, "8 bits");
+        return;
     }
     const oracle::model m = tk::accepted_model(d.spec);
     const ttw::tt_words w = ttw::make_tt_words(d, contiguous_runtime);
@@ -202,7 +232,7 @@ RC_GTEST_PROP(tt_accessor, sharded_words_give_the_oracles_pages_shards_and_walks
     tk::spec_options o;
     o.max_pages = 4096;
     o.huge_percent = 8;
-    const distribution d = tk::generate_distribution(e, o);
+    const distribution d = far_cores(e, tk::generate_distribution(e, o));
     tk::log_and_classify(d.spec, {{"rank:1", "rank 1"},
                                   {"rank:8", "rank 8"},
                                   "uneven",
@@ -211,6 +241,7 @@ RC_GTEST_PROP(tt_accessor, sharded_words_give_the_oracles_pages_shards_and_walks
                                   "near_2^32",
                                   {"strategy:grid_2d", "grid_2d"},
                                   {"strategy:contiguous_1d", "contiguous"}});
+    RC_CLASSIFY(!coordinates_fit_8_bits(d), "coordinates past 8 bits");
     const oracle::model m = tk::accepted_model(d.spec);
     RC_CLASSIFY(trailing_shards(m) > 0, "trailing shards (vol(G) > ceil(pages / shard volume))");
 
@@ -238,7 +269,6 @@ RC_GTEST_PROP(tt_accessor, sharded_words_give_the_oracles_pages_shards_and_walks
         expect_compile_time_words(w.compile_time, 2);
     } else {
         if (!coordinates_fit_8_bits(d)) {
-            RC_CLASSIFY(true, "coordinates past 8 bits (refused)");
             expect_refused(d, ttw::flag::runtime_all, "8 bits");
             return;
         }
