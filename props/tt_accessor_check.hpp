@@ -3,8 +3,9 @@
 // props/tt_accessor.cpp (generated specs, runtime words) and props/tt_accessor_fixed*.cpp
 // (fixed specs, all 15 compile-time mixes).
 //
-// A TensorAccessor type is reached through one type-erased probe (tt_probe), so that the
-// comparisons below are compiled once; each accessor type compiles only its own queries.
+// A TensorAccessor type is reached through one type-erased probe (tt_probe, implemented for
+// any accessor by props/tt_accessor_probe.hpp), so that the comparisons of
+// props/tt_accessor_check.cpp are compiled once; each accessor type compiles only its queries.
 // Every expectation is the oracle's: oracle::locate for pages, oracle::shard_location for
 // shards, oracle::page_at for the slots a walk visits, the oracle's core list for banks.
 // What the test itself adds is only what tt-metal's words and platform define around
@@ -15,9 +16,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cstdint>
-#include <functional>
-#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
