@@ -72,6 +72,7 @@ loaded_impl loaded_impl::open(const std::string& path) {
     info.page_kinds = raw.page_kinds;
     info.min_rank = raw.min_rank;
     info.max_rank = raw.max_rank;
+    info.max_core_coord = raw.max_core_coord;
     if (info.abi_version == 0 || info.abi_version > NDSC_ABI_VERSION)
         throw load_error(quoted(path) + ": abi_version " + std::to_string(info.abi_version) +
                          " is not one this runner knows (1.." + std::to_string(NDSC_ABI_VERSION) + ")");

@@ -317,7 +317,7 @@ impl_info probe(const std::string& impl_path, std::uint32_t timeout_ms) {
                       0,
                       {i.name, i.version, std::to_string(i.abi_version), std::to_string(i.queries),
                        std::to_string(i.strategies), std::to_string(i.page_kinds), std::to_string(i.min_rank),
-                       std::to_string(i.max_rank)}});
+                       std::to_string(i.max_rank), std::to_string(i.max_core_coord)}});
         } catch (const std::exception& e) {
             send(fd, {rec_load_failed, 0, {e.what()}});
         }
@@ -352,6 +352,7 @@ impl_info probe(const std::string& impl_path, std::uint32_t timeout_ms) {
     info.page_kinds = static_cast<std::uint32_t>(std::stoul(f.at(5)));
     info.min_rank = static_cast<std::uint32_t>(std::stoul(f.at(6)));
     info.max_rank = static_cast<std::uint32_t>(std::stoul(f.at(7)));
+    info.max_core_coord = static_cast<std::uint32_t>(std::stoul(f.at(8)));
     return info;
 }
 

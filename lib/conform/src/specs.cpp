@@ -1,6 +1,7 @@
 // Specs for the C ABI, as command-line flags, and inside an implementation's domain.
 #include "ndshard/conform/specs.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include <ndshard/oracle/oracle.hpp>
@@ -64,10 +65,40 @@ bool in_domain(const distribution_spec& s, const impl_info& info) {
     const std::uint32_t kind = s.page.kind == page_kind::pages  ? NDSC_PAGES
                                : s.page.kind == page_kind::tile ? NDSC_TILE
                                                                 : NDSC_ROW_MAJOR_PAGES;
-    return info.has_page_kind(kind) && s.cores.size() <= UINT32_MAX;
+    if (!info.has_page_kind(kind) || s.cores.size() > UINT32_MAX) return false;
+    return std::all_of(s.cores.begin(), s.cores.end(), [&](const core_range& r) {
+        return info.has_core_coord(r.start.x) && info.has_core_coord(r.start.y) && info.has_core_coord(r.end.x) &&
+               info.has_core_coord(r.end.y);
+    });
 }
 
+namespace {
+
+// Moves every core range towards the origin along an axis whose coordinates pass the
+// declared largest one: (300,2)-(301,3) under 255 -> (0,2)-(1,3). Distinct cores stay
+// distinct and grid_2d's fit does not depend on where its range is.
+void move_cores_into(distribution_spec& s, std::uint32_t max_coord) {
+    if (max_coord == 0 || s.cores.empty()) return;
+    std::uint32_t min_x = UINT32_MAX, min_y = UINT32_MAX, max_x = 0, max_y = 0;
+    for (const core_range& r : s.cores)
+        for (const core_coord c : {r.start, r.end}) {
+            min_x = std::min(min_x, c.x);
+            min_y = std::min(min_y, c.y);
+            max_x = std::max(max_x, c.x);
+            max_y = std::max(max_y, c.y);
+        }
+    const std::uint32_t dx = max_x > max_coord ? min_x : 0, dy = max_y > max_coord ? min_y : 0;
+    for (core_range& r : s.cores)
+        for (core_coord* c : {&r.start, &r.end}) {
+            c->x -= dx;
+            c->y -= dy;
+        }
+}
+
+}  // namespace
+
 bool fit_to_domain(distribution_spec& s, const impl_info& info) {
+    move_cores_into(s, info.max_core_coord);
     if (!info.has_strategy(static_cast<std::uint32_t>(s.strat))) {
         if (info.has_strategy(NDSC_ROUND_ROBIN_1D)) s.strat = strategy::round_robin_1d;
         else if (info.has_strategy(NDSC_CONTIGUOUS_1D)) s.strat = strategy::contiguous_1d;

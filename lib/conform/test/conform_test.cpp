@@ -183,6 +183,39 @@ TEST(Conform, VersionTwoLawsReachTheHardCases) {
     }
 }
 
+// ndsc_info.max_core_coord: a spec with a coordinate past the declared largest is outside
+// the domain; fit_to_domain moves the ranges towards the origin when they then fit, and
+// the laws' generators meet only specs inside (moved or not).
+TEST(Conform, DeclaredLargestCoreCoordinateBoundsTheSpecs) {
+    impl_info info;
+    info.queries = NDSC_Q_PAGE_ID;
+    info.strategies = 0x7;
+    info.page_kinds = 0x7;
+    distribution_spec s;
+    s.tensor = {4, 6};
+    s.shard = {2, 2};
+    s.cores = {{{300, 2}, {301, 3}}, {{310, 9}, {310, 9}}};
+    EXPECT_TRUE(in_domain(s, info));  // no limit declared
+    info.max_core_coord = 255;
+    EXPECT_FALSE(in_domain(s, info));
+    ASSERT_TRUE(fit_to_domain(s, info));
+    EXPECT_EQ(s.cores[0].start, (core_coord{0, 2}));
+    EXPECT_EQ(s.cores[0].end, (core_coord{1, 3}));
+    EXPECT_EQ(s.cores[1].start, (core_coord{10, 9}));
+    s.cores = {{{0, 0}, {256, 0}}};  // wider than 0..255 itself
+    EXPECT_FALSE(fit_to_domain(s, info));
+    for (const law& l : all_laws()) {
+        testkit::random_entropy e(5);
+        for (int i = 0; i < 200; ++i) {
+            distribution_spec g;
+            if (!l.generate(e, info, g)) continue;
+            for (const core_range& r : g.cores)
+                ASSERT_TRUE(r.start.x <= 255 && r.start.y <= 255 && r.end.x <= 255 && r.end.y <= 255)
+                    << l.name << ": " << spec_key(g);
+        }
+    }
+}
+
 TEST(Conform, BadFilterAndBadImpl) {
     run_options o;
     o.impl_path = NDSC_TESTIMPL;

@@ -96,7 +96,18 @@ typedef struct ndsc_info {
     uint32_t strategies;         /* bit (1u << enum ndsc_strategy) per strategy supported */
     uint32_t page_kinds;         /* bit (1u << enum ndsc_page_kind) per page kind supported */
     uint32_t min_rank, max_rank; /* tensor ranks supported, within 1..NDSC_MAX_RANK */
+    /* Appended to version 2; write it only when NDSC_INFO_HAS(info, max_core_coord) (a
+     * runner from before it passes a shorter struct and knows no such limit). The largest
+     * core coordinate, x and y, the implementation supports; 0 (as the runner leaves it):
+     * every coordinate the rules allow. An implementation that keeps a coordinate in 8 bits,
+     * as tt-metal's accessor words do, declares 255, and the runner then hands it only specs
+     * whose core ranges lie within 0..255 (also the invalid ones of the acceptance law). */
+    uint32_t max_core_coord;
 } ndsc_info;
+
+/* Whether an out struct the runner passed is long enough to hold `field` (one appended
+ * after the struct's first version): NDSC_INFO_HAS(info, max_core_coord). */
+#define NDSC_INFO_HAS(info, field) ((info)->struct_size >= offsetof(ndsc_info, field) + sizeof((info)->field))
 
 typedef struct ndsc_location {
     uint32_t struct_size; /* left as the runner set it */

@@ -29,10 +29,14 @@ struct impl_info {
     std::uint32_t abi_version = 0;
     std::uint32_t queries = 0, strategies = 0, page_kinds = 0;
     std::uint32_t min_rank = 1, max_rank = NDSC_MAX_RANK;
+    std::uint32_t max_core_coord = 0;  // the largest core coordinate; 0: no limit but the rules'
 
     [[nodiscard]] bool has_query(std::uint32_t bit) const noexcept { return (queries & bit) == bit; }
     [[nodiscard]] bool has_strategy(std::uint32_t s) const noexcept { return (strategies >> s) & 1U; }
     [[nodiscard]] bool has_page_kind(std::uint32_t k) const noexcept { return (page_kinds >> k) & 1U; }
+    [[nodiscard]] bool has_core_coord(std::uint64_t c) const noexcept {
+        return max_core_coord == 0 || c <= max_core_coord;
+    }
 };
 
 // One dlopen'ed implementation. Move-only; dlclose on destruction.

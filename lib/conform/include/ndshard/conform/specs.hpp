@@ -32,12 +32,14 @@ private:
 // product of the tensor dims as given (an upper bound).
 std::uint64_t total_pages(const distribution_spec& s);
 
-// Representable in the ABI (rank 1..8, shard rank <= 8) and inside the declared domain.
+// Representable in the ABI (rank 1..8, shard rank <= 8) and inside the declared domain
+// (strategies, page kinds, ranks, core coordinates).
 bool in_domain(const distribution_spec& s, const impl_info& info);
 
 // Moves a spec into the declared domain where a simple rewrite does it (an unsupported
 // strategy becomes a supported 1D one, an unsupported page kind becomes pages when the
-// oracle accepts the spec); false when it stays outside.
+// oracle accepts the spec, core ranges past the largest declared coordinate move towards
+// the origin); false when it stays outside.
 bool fit_to_domain(distribution_spec& s, const impl_info& info);
 
 // A one-line, unambiguous key of the spec (for the shrinker's visited set).
