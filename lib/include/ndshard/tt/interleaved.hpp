@@ -35,7 +35,7 @@ NDSHARD_INLINE constexpr bank_and_offset interleaved_place(std::uint32_t id, std
 // the interleaved TensorAccessor.
 template <class Banks, class RowBytes>
 NDSHARD_INLINE inline std::uint64_t interleaved_noc_addr(std::uint32_t id, std::uint32_t base, std::uint32_t offset,
-                                                  const RowBytes& row_bytes, const Banks& banks) {
+                                                         const RowBytes& row_bytes, const Banks& banks) {
     const bank_and_offset bo = interleaved_place(id, banks.count());
     const std::uint32_t addr = row_bytes(bo.page_offset) + base + offset + banks.offset(bo.bank);
     return noc_packed_addr(banks.xy(bo.bank), addr);
