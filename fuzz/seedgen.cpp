@@ -11,7 +11,7 @@
 //                                     turning the SEMANTICS vectors into noise)
 //
 // Seeds are specs spelled out in the generator's explicit mode (choice_writer writes the
-// bytes byte_entropy decodes): the conformance vectors of SEMANTICS.md section 7, the
+// bytes byte_entropy decodes): the conformance vectors of docs/semantics.md's conformance vectors, the
 // squeezing examples of section 5, legacy shapes, specs at the 32-bit limits, one spec per
 // rejection rule; for the CLI, the JSON specs, command lines and flag values of the
 // issue and README examples, good and bad.

@@ -1,6 +1,6 @@
 # One check of the ndshard executable: cmake -DNDSHARD=<exe> -DCASE=<name> -P exe_test.cmake
 # Verifies the exit code, that an error is exactly one line on stderr with nothing on
-# stdout, and (for map_v1) the exact JSON of SEMANTICS.md's V1, typed by hand.
+# stdout, and (for map_v1) the exact JSON of docs/semantics.md's V1, typed by hand.
 
 function(run_ndshard)
   execute_process(COMMAND ${NDSHARD} ${ARGN}

@@ -1,6 +1,6 @@
 // Golden outputs of `show`, `explain` and `map --format csv` for the proposal's three
 // examples and the SEMANTICS vectors (tools/tests/golden/<example>.<command>.txt).
-// The files were checked by eye against SEMANTICS.md; to regenerate after an
+// The files were checked by eye against docs/semantics.md; to regenerate after an
 // intended change run with NDSHARD_UPDATE_GOLDEN=1 and review the diff.
 #include <gtest/gtest.h>
 

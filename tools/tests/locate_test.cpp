@@ -1,4 +1,4 @@
-// `ndshard locate` against the naive cpp_int oracle (lib/oracle): every answer of
+// `ndshard locate` against the naive checked-integer oracle (lib/oracle): every answer of
 // --page-id, --coord and --at is compared field by field with oracle::locate / page_at,
 // which share no code with the library. Specs: uneven edge shards, every strategy, tile
 // pages with alignment and a bank base, leading dims folded, the largest page count the

@@ -1,4 +1,4 @@
-// `ndshard map` against SEMANTICS.md section 7, with every expected value typed by hand
+// `ndshard map` against docs/semantics.md's conformance vectors, with every expected value typed by hand
 // from that document (not produced by the program).
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // explain at scale (per-core pages in closed form, --format json, the L1 warning) and the
-// shard-level views of show and svg. Per-core pages are checked against the cpp_int oracle.
+// shard-level views of show and svg. Per-core pages are checked against the checked-integer oracle.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>

@@ -1,5 +1,5 @@
 // ndsc_plain and the ndsc_defect_<name> modules: ONE small, plain, 64-bit implementation
-// of SEMANTICS.md / docs/rules.md behind the conformance C ABI, written on purpose
+// of docs/semantics.md / docs/rules.md behind the conformance C ABI, written on purpose
 // WITHOUT the library (lib/include) and WITHOUT the oracle (lib/oracle): straight
 // formulas, as a third party would write them. This is the one place outside the oracle
 // where the placement formulas are written again, and it has to be: a defect can only be

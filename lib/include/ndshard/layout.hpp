@@ -1,7 +1,7 @@
 // ndshard/layout.hpp - the page-level layout: shapes in pages, P cores, a strategy.
 //
 // A page_layout is what all mapping questions are answered from on the host. It is a
-// constexpr value with no allocation, so the conformance vectors of SEMANTICS.md are
+// constexpr value with no allocation, so the conformance vectors of docs/semantics.md are
 // proven at compile time (props/conformance.cpp static_asserts them). Its formulas come from
 // detail/place.hpp; the accessor instantiates the same ones for the device.
 #pragma once

@@ -1,4 +1,4 @@
-// Self-test of the oracle: the conformance vectors of shared/SEMANTICS.md section 7 and the
+// Self-test of the oracle: the conformance vectors of docs/semantics.md's conformance vectors and the
 // validation rules of docs/rules.md. Every expected value is typed in by hand from those
 // documents, never computed by the oracle.
 #include <cstddef>

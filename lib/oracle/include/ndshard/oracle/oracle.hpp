@@ -1,5 +1,5 @@
 // The naive oracle: an independent, deliberately simple reference of
-// shared/SEMANTICS.md and docs/rules.md. Every quantity is a checked integer wider than
+// docs/semantics.md and docs/rules.md. Every quantity is a checked integer wider than
 // anything a spec can produce (see `big`), so nothing here wraps;
 // property tests compare the fast path against it.
 // It depends on nothing of the fast path (lib/include/ndshard/...).
