@@ -7,7 +7,8 @@
 //
 // N (shards), P (cores), the grid and the core list come from the oracle; the expected
 // counts and coordinates are computed here from SEMANTICS section 3, and the per-core
-// counts and real pages are also compared with oracle::shards_on_core / pages_on_core.
+// counts and real pages are also compared with oracle::shards_on_core / pages_on_core, and
+// so are host_mapping.hpp's closed-form real pages per core (what `ndshard explain` prints).
 // Each property takes a generated spec and sets the strategy under test (grid_2d also
 // needs its one range to fit the grid, so that range is grown from the spec's first).
 #include <gtest/gtest.h>
@@ -23,6 +24,7 @@
 
 #include "ndshard/distribution.hpp"
 #include "ndshard/error.hpp"
+#include "ndshard/host_mapping.hpp"
 #include "ndshard/testkit/describe.hpp"
 #include "ndshard/testkit/oracle_bridge.hpp"
 #include "ndshard/testkit/rc_entropy.hpp"
@@ -78,11 +80,19 @@ counts check_common(const ndshard::distribution& d, const oracle::model& m) {
     RC_ASSERT(l.cores_with_data() == with_data);
     RC_ASSERT(l.shards_on_core(n.cores) == 0U);  // past the list: nothing
 
+    // The closed form (host_mapping.hpp) never walks, so it runs on every spec: its total
+    // is the page count; per core it is the oracle's wherever the oracle's walk is short.
+    const std::vector<uint64_t> closed = ndshard::real_pages_per_core(l);
+    RC_ASSERT(closed.size() == n.cores);
+    uint64_t closed_total = 0;
+    for (const uint64_t p : closed) closed_total += p;
+    RC_ASSERT(closed_total == tk::to_u64(m.num_pages));
     if (l.max_shards_per_core <= pages_walk_limit) {
         uint64_t pages = 0;
         for (uint64_t c = 0; c < n.cores; ++c) {
             const uint64_t p = l.pages_on_core(c);
             RC_ASSERT(p == tk::to_u64(oracle::pages_on_core(m, c)));
+            RC_ASSERT(closed[c] == p);
             pages += p;
         }
         RC_ASSERT(pages == tk::to_u64(m.num_pages));

@@ -214,8 +214,8 @@ private:
         std::uint32_t pages = 1, row_page = 0;
         for (std::uint32_t d = 0; d < rank_; ++d) {
             const auto& x = g.dims[d];
-            const std::uint32_t s = x.by_shard.divisor(), rest = x.tensor - q[d] * s;
-            limit_[d] = rest < s ? rest : s;
+            const std::uint32_t s = x.by_shard.divisor();
+            limit_[d] = detail::real_extent(x.tensor, s, q[d]);
             row_page += q[d] * s * x.tensor_stride;
             pages *= limit_[d];
         }

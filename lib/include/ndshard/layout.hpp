@@ -59,7 +59,7 @@ struct page_layout {
     // The shard id held in a core's slot, or nullopt past the last shard.
     [[nodiscard]] constexpr std::optional<std::uint64_t> shard_in_slot(std::uint64_t core,
                                                                        std::uint64_t slot) const noexcept;
-    // Real (non-padding) pages of one shard: prod_d min(S[d], T[d] - q[d]*S[d]).
+    // Real (non-padding) pages of one shard: prod_d of detail::real_extent along d.
     [[nodiscard]] constexpr std::uint64_t pages_in_shard(std::uint64_t s) const noexcept;
     // Real pages of one core.
     [[nodiscard]] constexpr std::uint64_t pages_on_core(std::uint64_t core) const noexcept;

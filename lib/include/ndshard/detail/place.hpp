@@ -161,7 +161,16 @@ NDSHARD_INLINE constexpr void shard_coord_of(const G& g, I shard, Out& out) noex
     });
 }
 
-// Real (non-padding) pages of a shard: prod_d min(S[d], T[d] - q[d]*S[d]).
+// The real (non-padding) extent along one dim of the shard at grid coordinate q, for a
+// tensor extent t cut in shard extent s: min(s, t - q*s). t 7, s 2: q 0..2 -> 2, q 3 -> 1.
+// The one formula; q must be below the dim's shard count (t - q*s > 0).
+template <class I>
+NDSHARD_INLINE constexpr I real_extent(I t, I s, I q) noexcept {
+    const I left = t - q * s;
+    return left < s ? left : s;
+}
+
+// Real (non-padding) pages of a shard: prod_d real_extent(T[d], S[d], q[d]).
 // [3,7,5]/[2,2,2]: shard 23 = (1,3,2) holds 1*1*1 page.
 template <class G, class I>
 constexpr I pages_in_shard(const G& g, I s) noexcept {
@@ -170,8 +179,7 @@ constexpr I pages_in_shard(const G& g, I s) noexcept {
     I n = 1;
     g.for_each_dim_reversed([&](auto d) {
         const std::size_t i = static_cast<std::size_t>(d);
-        const I left = g.tensor_extent(d) - q[i] * g.shard_extent(d);
-        n *= left < g.shard_extent(d) ? left : g.shard_extent(d);
+        n *= real_extent<I>(g.tensor_extent(d), g.shard_extent(d), q[i]);
     });
     return n;
 }

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "ndshard/host_mapping.hpp"  // real_pages_per_core, which explain and show print
 #include "ndshard/cli/svg.hpp"
 #include "ndshard/cli/tt_args.hpp"
 #include "ndshard/distribution.hpp"
@@ -39,7 +40,7 @@ void write_show(const distribution& d, std::ostream& out, bool color, draw_level
 // `explain`: the facts a kernel writer needs (pages, shard grid, shards per core and
 // the core groups, padding, bytes, legacy expressibility, squeezed shapes, accessor
 // words). Works for any valid spec and never walks the pages: per-core figures come in
-// closed form over the shard grid (real_pages_per_core below), the rest per core.
+// closed form over the shard grid (host_mapping.hpp's real_pages_per_core), the rest per core.
 // json: one object with every figure and every argument word; arch: the L1 of that
 // architecture, with a warning when the reserved bytes per core exceed it.
 struct explain_options {
@@ -47,14 +48,6 @@ struct explain_options {
     std::optional<tt_arch> arch;
 };
 void write_explain(const distribution& d, std::ostream& out, const explain_options& options = {});
-
-// Real pages of every core, in closed form over the shard grid instead of a walk over
-// each core's slots: contiguous deals from prefix sums of the grid digits (2 * rank
-// steps a core); round robin counts every shard full and takes back the missing pages
-// of edge shards, as arithmetic progressions of shard ids whose residues mod P repeat,
-// so at most P steps each. `steps`, if given, gets the number of steps taken.
-// [3,7,5]/[2,2,2] on 6 cores -> {24,24,12,18,18,9}.
-std::vector<std::uint64_t> real_pages_per_core(const page_layout& l, std::uint64_t* steps = nullptr);
 
 // A legacy layout as one line of JSON whose keys are `convert --from` flag names.
 std::string legacy_to_json(const legacy_spec& l);
