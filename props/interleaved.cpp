@@ -57,14 +57,6 @@ std::vector<std::uint64_t> pages_to_check(testkit::entropy& e, const distributio
     return all;
 }
 
-void classify_features(const distribution_spec& s) {
-    const std::vector<std::string> f = testkit::features(s);
-    RC_CLASSIFY(testkit::has_feature(f, "rank:1") || testkit::has_feature(f, "rank:8"), "rank 1 or 8");
-    RC_CLASSIFY(testkit::has_feature(f, "folded"), "folded");
-    RC_CLASSIFY(testkit::has_feature(f, "zero_dim"), "zero_dim");
-    RC_CLASSIFY(testkit::has_feature(f, "near_2^32"), "near_2^32");
-}
-
 RC_GTEST_PROP(Interleaved, AllOnesShardEqualsTheInterleavedGenerator, ()) {
     testkit::rc_entropy e;
     const distribution g = generated(e);
@@ -82,7 +74,8 @@ RC_GTEST_PROP(Interleaved, AllOnesShardEqualsTheInterleavedGenerator, ()) {
     s.bank_base = g.bank_base;
     s.cores = single_core_ranges(banks);
     RC_LOG(testkit::describe(s));
-    classify_features(s);
+    testkit::classify_by_features(
+        s, {{"rank:1", "rank 1 or 8"}, {"rank:8", "rank 1 or 8"}, "folded", "zero_dim", "near_2^32"});
 
     // Interleaving reserves ceil(pages / banks) pages per bank, never more than the
     // generated spec did, so the same base fits: both sides must accept.
@@ -191,7 +184,8 @@ RC_GTEST_PROP(Interleaved, LegacyInterleavedRoundTripsThroughNd, ()) {
 
     const distribution_spec s = to_nd(l);
     RC_LOG(testkit::describe(s));
-    classify_features(s);
+    testkit::classify_by_features(
+        s, {{"rank:1", "rank 1 or 8"}, {"rank:8", "rank 1 or 8"}, "folded", "zero_dim", "near_2^32"});
     const oracle::model m = testkit::accepted_model(s);
     const distribution d = make_distribution(s);
 
