@@ -24,6 +24,7 @@
 
 #include "alloc_counter.hpp"
 #include "bench_specs.hpp"
+#include "page_stream.hpp"
 
 #ifdef NDSHARD_BENCH_HAVE_ORACLE
 #include <ndshard/oracle/oracle.hpp>

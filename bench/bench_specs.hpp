@@ -104,24 +104,4 @@ constexpr bool honest_rank(int rank) {
 static_assert(honest_rank(1) && honest_rank(2) && honest_rank(3) && honest_rank(4));
 static_assert(honest_rank(5) && honest_rank(6) && honest_rank(7) && honest_rank(8));
 
-// Pre-generated page ids: 0,1,2,.. (wrapping) or uniform random from a fixed-seed
-// splitmix64, so nothing about the stream is known at compile time and every run and
-// every machine sees the same one.
-inline std::vector<std::uint32_t> page_stream(std::uint32_t num_pages, bool random, std::size_t count = 4096) {
-    std::vector<std::uint32_t> ids(count);
-    std::uint64_t state = 0x9E37'79B9'7F4A'7C15ULL;
-    for (std::size_t i = 0; i < count; ++i) {
-        if (!random) {
-            ids[i] = static_cast<std::uint32_t>(i % num_pages);
-            continue;
-        }
-        std::uint64_t z = (state += 0x9E37'79B9'7F4A'7C15ULL);
-        z = (z ^ (z >> 30)) * 0xBF58'476D'1CE4'E5B9ULL;
-        z = (z ^ (z >> 27)) * 0x94D0'49BB'1331'11EBULL;
-        z ^= z >> 31;
-        ids[i] = static_cast<std::uint32_t>(((z >> 32) * num_pages) >> 32);  // uniform in [0, num_pages)
-    }
-    return ids;
-}
-
 }  // namespace ndshard::bench

@@ -5,7 +5,7 @@
 // Computes `count` NoC addresses (or, for `construct`, builds the runtime accessor `count`
 // times; for iter_*, walks the runtime accessor's iterators over whole passes of all pages,
 // `count` rounded up to whole passes) over the same random page stream and specs as ndshard_bench
-// (bench_specs.hpp), consuming each result exactly like benchmark::DoNotOptimize. Only
+// (bench_specs.hpp, page_stream.hpp), consuming each result exactly like benchmark::DoNotOptimize. Only
 // that loop is measured: under
 //   valgrind --tool=callgrind --collect-atstart=no ./ndshard_bench_callgrind static 4 100000
 // the CALLGRIND_TOGGLE_COLLECT marks around it make the reported instruction count the
@@ -21,6 +21,7 @@
 #include <string>
 
 #include "bench_specs.hpp"
+#include "page_stream.hpp"
 
 namespace ndshard::bench {
 namespace {

@@ -19,7 +19,8 @@
 #include <vector>
 
 #include "ndshard/ndshard.hpp"
-#include "ndshard/testkit/coords.hpp"
+#include "ndshard/testkit/accessor_check.hpp"
+#include "ndshard/testkit/splitmix64.hpp"
 
 namespace ndshard::selfcheck {
 namespace {
@@ -36,15 +37,9 @@ int failures = 0;
         }                                                                              \
     } while (0)
 
-// splitmix64: deterministic everywhere.
-struct rng {
-    std::uint64_t state;
-    std::uint64_t next() {
-        std::uint64_t z = (state += 0x9E37'79B9'7F4A'7C15ULL);
-        z = (z ^ (z >> 30)) * 0xBF58'476D'1CE4'E5B9ULL;
-        z = (z ^ (z >> 27)) * 0x94D0'49BB'1331'11EBULL;
-        return z ^ (z >> 31);
-    }
+// splitmix64 (testkit/splitmix64.hpp): deterministic everywhere.
+struct rng : testkit::splitmix64 {
+    explicit rng(std::uint64_t seed) : testkit::splitmix64{seed} {}
     // uniform in [lo, hi]
     std::uint64_t between(std::uint64_t lo, std::uint64_t hi) {
         __extension__ using wide = unsigned __int128;  // host only
@@ -58,84 +53,19 @@ std::string spec_text(const distribution& d) {
            (d.layout.rule == deal_rule::contiguous ? " contiguous" : " round_robin");
 }
 
-// Every query and iterator of accessor `a` (built for layout `l` of `d`) against `l`.
-// `pages` are the page ids to check one by one; iterators are walked when the tensor is
-// small enough.
+// Every query and iterator of accessor `a` (built for layout `l` of `d`) against `l`
+// (testkit/accessor_check.hpp, expect_from_layout): `pages` one by one, their shards and the
+// first 64 banks; every shard, bank and page with the iterators when the tensor is small
+// enough (20000 pages, 200000 reserved on all cores).
 template <class A>
 void check_accessor(const A& a, const distribution& d, const page_layout& l, const std::vector<std::uint64_t>& pages,
                     const std::string& what) {
     const std::string name = what + " " + spec_text(d);
-    CHECK(a.num_pages() == l.num_pages && a.num_shards() == l.num_shards && a.num_banks() == l.num_cores &&
-              a.shard_volume() == l.shard_volume && a.max_shards_per_core() == l.max_shards_per_core,
-          "%s: sizes", name.c_str());
-    for (const std::uint64_t page : pages) {
-        const auto p = l.locate(page);
-        const auto id = static_cast<std::uint32_t>(page);
-        const bank_and_offset bo = a.get_bank_and_offset(id);
-        CHECK(bo.bank == p.core && bo.page_offset == p.device_offset, "%s: page %llu -> (%u,%u), layout (%llu,%llu)",
-              name.c_str(), static_cast<unsigned long long>(page), bo.bank, bo.page_offset,
-              static_cast<unsigned long long>(p.core), static_cast<unsigned long long>(p.device_offset));
-        const std::vector<std::uint64_t> c = testkit::row_major_coord(page, l.tensor);
-        CHECK(a.get_bank_and_offset_at(c) == bo, "%s: page %llu by coordinate", name.c_str(),
-              static_cast<unsigned long long>(page));
-        const noc_addr n = a.get_noc_addr(id, 3);
-        const core_coord cc = d.cores[p.core];
-        CHECK(n.x == cc.x && n.y == cc.y && n.addr == d.byte_address(p.device_offset) + 3, "%s: noc address of %llu",
-              name.c_str(), static_cast<unsigned long long>(page));
-        const deal_result<std::uint64_t> home = l.shard_home(p.shard_id);
-        const bank_and_offset so = a.shard_bank_and_offset(static_cast<std::uint32_t>(p.shard_id));
-        CHECK(so.bank == home.core && so.page_offset == home.slot * l.shard_volume, "%s: shard %llu home", name.c_str(),
-              static_cast<unsigned long long>(p.shard_id));
-        std::vector<std::uint64_t> q(l.rank());
-        for (std::size_t k = 0; k < l.rank(); ++k) q[k] = c[k] / l.shard[k];
-        CHECK(a.shard_id_at(q) == p.shard_id, "%s: shard id of a coordinate", name.c_str());
-    }
-    for (std::uint32_t b = 0; b < a.num_banks() && b < 64; ++b)
-        CHECK(a.shards_in_bank(b) == l.shards_on_core(b), "%s: shards in bank %u", name.c_str(), b);
-    if (l.num_pages > 20000 || l.num_cores * l.reserved_pages_per_core() > 200000) return;
-    // pages(): every id in order, with the layout's answer.
-    std::uint64_t expect = 0;
-    for (const page_ref r : a.pages()) {
-        const auto p = l.locate(expect);
-        CHECK(r.page_id == expect && r.bank == p.core && r.page_offset == p.device_offset,
-              "%s: pages() at %llu gave page %u (%u,%u)", name.c_str(), static_cast<unsigned long long>(expect),
-              r.page_id, r.bank, r.page_offset);
-        if (r.page_id != expect) return;
-        ++expect;
-    }
-    CHECK(expect == l.num_pages, "%s: pages() visited %llu pages", name.c_str(),
-          static_cast<unsigned long long>(expect));
-    // shard_pages(s): the shard's real pages in device order.
-    for (std::uint64_t s = 0; s < l.num_shards; ++s) {
-        std::uint64_t n = 0, last = 0;
-        for (const page_ref r : a.shard_pages(static_cast<std::uint32_t>(s))) {
-            const auto p = l.locate(r.page_id);
-            CHECK(p.shard_id == s && r.bank == p.core && r.page_offset == p.device_offset &&
-                      (n == 0 || r.page_offset > last),
-                  "%s: shard_pages(%llu) gave page %u", name.c_str(), static_cast<unsigned long long>(s), r.page_id);
-            last = r.page_offset;
-            ++n;
-        }
-        CHECK(n == l.pages_in_shard(s), "%s: shard_pages(%llu) visited %llu pages", name.c_str(),
-              static_cast<unsigned long long>(s), static_cast<unsigned long long>(n));
-        std::uint64_t left = n;
-        for (auto it = a.shard_pages(static_cast<std::uint32_t>(s)).begin(); it != std::default_sentinel; ++it)
-            CHECK(it.remaining() == left--, "%s: shard_pages(%llu).remaining()", name.c_str(),
-                  static_cast<unsigned long long>(s));
-    }
-    // local_pages(b): the bank's real pages in device order.
-    for (std::uint32_t b = 0; b < l.num_cores; ++b) {
-        std::uint64_t n = 0, last = 0;
-        for (const page_ref r : a.local_pages(b)) {
-            const auto p = l.locate(r.page_id);
-            CHECK(p.core == b && r.bank == b && r.page_offset == p.device_offset && (n == 0 || r.page_offset > last),
-                  "%s: local_pages(%u) gave page %u", name.c_str(), b, r.page_id);
-            last = r.page_offset;
-            ++n;
-        }
-        CHECK(n == l.pages_on_core(b), "%s: local_pages(%u) visited %llu pages", name.c_str(), b,
-              static_cast<unsigned long long>(n));
-    }
+    testkit::check_accessor(a, testkit::expect_from_layout(d, l, pages, 20000),
+                            [&](const testkit::accessor_mismatch& m) {
+                                std::fprintf(stderr, "selfcheck: %s: %s\n", name.c_str(), m.text().c_str());
+                                if (++failures > 20) std::exit(1);
+                            });
 }
 
 std::vector<std::uint64_t> sample_pages(rng& r, std::uint64_t num_pages, std::size_t count) {

@@ -4,7 +4,8 @@
 // a template needs its compile-time words, so those are the kinds a fuzzer can pick).
 // A small reference reading of the word format (args.hpp) plus oracle::evaluate says
 // whether the words must be accepted; the accessor must agree, and when it accepts, every
-// sampled page, shard and bank gets the oracle's bank, offset, address and counts.
+// sampled page, shard and bank gets the oracle's bank, offset, address and counts
+// (testkit/accessor_check.hpp, the check props/ and bench/ share).
 // Words made from a valid spec (input mode 1) must round-trip exactly: every static mask
 // lays out the same words, the checksum is four-lane FNV-1a over them, an intact list is accepted
 // and answers like the host layout, and any damaged list is rejected.
@@ -21,11 +22,12 @@
 
 #include <ndshard/ndshard.hpp>
 #include <ndshard/oracle/oracle.hpp>
+#include <ndshard/testkit/accessor_check.hpp>
 #include <ndshard/testkit/arg_words.hpp>
-#include <ndshard/testkit/coords.hpp>
 #include <ndshard/testkit/entropy.hpp>
 #include <ndshard/testkit/oracle_bridge.hpp>
 #include <ndshard/testkit/spec_gen.hpp>
+#include <ndshard/testkit/static_kinds.hpp>
 
 #include "args_input.hpp"
 #include "fuzz_common.hpp"
@@ -99,22 +101,13 @@ expectation expect(const std::vector<std::uint32_t>& ct, const std::vector<std::
 
 // --- accessor kinds -------------------------------------------------------------------
 
-template <std::uint32_t Rank, bool Contiguous>
-inline constexpr std::array<std::uint32_t, 2> rank_static_words{
-    arg::magic | arg::rank | (Contiguous ? arg::contiguous : 0U), Rank};
-
-template <std::uint32_t Rank, bool Contiguous, class F>
-void build_rank_static(std::uint32_t rank, std::span<const std::uint32_t> rt, std::uint32_t base, std::uint32_t page,
-                       F& f) {
-    if (rank == Rank) f(accessor<rank_static_words<Rank, Contiguous>>(rt, base, page));
-}
-
-template <std::uint32_t Rank, bool Contiguous, class F>
-void build_rank_static(std::uint32_t rank, std::span<const std::uint32_t> rt, std::uint32_t base, std::uint32_t page,
-                       args_status& status, F& f) {
-    if (rank != Rank) return;
-    const accessor<rank_static_words<Rank, Contiguous>> a(rt, base, page, status);
-    if (status.ok()) f(a);
+// f.template operator()<CT>() with the compile-time words of `kind`: all-runtime or a
+// static rank, either deal rule (testkit/static_kinds.hpp).
+template <class F>
+void with_kind(std::uint64_t kind, F&& f) {
+    const std::uint32_t rank = kind_static_rank(kind);
+    if (rank == 0) testkit::with_runtime_kind(kind_contiguous(kind), f);
+    else testkit::with_static_rank(rank, kind_contiguous(kind), f);
 }
 
 // Builds the accessor of `kind` over runtime words `rt` and calls f with it; throws
@@ -122,17 +115,8 @@ void build_rank_static(std::uint32_t rank, std::span<const std::uint32_t> rt, st
 template <class F>
 void with_accessor(std::uint64_t kind, std::span<const std::uint32_t> rt, std::uint32_t base, std::uint32_t page,
                    F&& f) {
-    const std::uint32_t rank = kind_static_rank(kind);
-    if (rank == 0) {
-        if (kind_contiguous(kind)) f(accessor<runtime_contiguous>(rt, base, page));
-        else f(accessor<runtime_round_robin>(rt, base, page));
-        return;
-    }
-    [&]<std::uint32_t... R>(std::integer_sequence<std::uint32_t, R...>) {
-        if (kind_contiguous(kind)) (build_rank_static<R + 1, true>(rank, rt, base, page, f), ...);
-        else (build_rank_static<R + 1, false>(rank, rt, base, page, f), ...);
-    }
-    (std::make_integer_sequence<std::uint32_t, 8>{});
+    with_kind(
+        kind, [&]<auto CT>() { f(accessor<CT>(rt, base, page)); });
 }
 
 // The same through the accessor's non-throwing constructor: f is called only when the words
@@ -141,136 +125,48 @@ template <class F>
 args_status with_accessor_status(std::uint64_t kind, std::span<const std::uint32_t> rt, std::uint32_t base,
                                  std::uint32_t page, F&& f) {
     args_status status{};
-    const std::uint32_t rank = kind_static_rank(kind);
-    if (rank == 0) {
-        if (kind_contiguous(kind)) {
-            const accessor<runtime_contiguous> a(rt, base, page, status);
+    with_kind(
+        kind, [&]<auto CT>() {
+            const accessor<CT> a(rt, base, page, status);
             if (status.ok()) f(a);
-        } else {
-            const accessor<runtime_round_robin> a(rt, base, page, status);
-            if (status.ok()) f(a);
-        }
-        return status;
-    }
-    [&]<std::uint32_t... R>(std::integer_sequence<std::uint32_t, R...>) {
-        if (kind_contiguous(kind)) (build_rank_static<R + 1, true>(rank, rt, base, page, status, f), ...);
-        else (build_rank_static<R + 1, false>(rank, rt, base, page, status, f), ...);
-    }
-    (std::make_integer_sequence<std::uint32_t, 8>{});
+        });
     return status;
 }
 
 // --- an accepted accessor against the oracle ----------------------------------------------
 
+// The pages, shards and banks to ask, drawn in the order this fuzzer has always drawn them
+// (so the corpus replays the same inputs), then testkit/accessor_check.hpp's walk: shards
+// and banks list their pages up to enumerate_limit, pages() is walked up to
+// iterate_page_limit pages.
 template <class A>
 void check_accessor(const A& a, const parsed_args& p, const oracle::model& m, std::uint32_t page_size,
                     testkit::entropy& e) {
-    NDSHARD_FUZZ_CHECK(a.rank() == p.rank && a.num_banks() == p.banks,
-                       "accessor rank " << a.rank() << " banks " << a.num_banks());
-    NDSHARD_FUZZ_CHECK(big(a.num_pages()) == m.num_pages && big(a.num_shards()) == m.num_shards &&
-                           big(a.shard_volume()) == m.shard_volume &&
-                           big(a.max_shards_per_core()) == m.max_shards_per_core,
-                       "accessor sizes: pages " << a.num_pages() << " shards " << a.num_shards() << " volume "
-                                                << a.shard_volume() << " max/core " << a.max_shards_per_core()
-                                                << "; oracle " << str(m.num_pages) << " " << str(m.num_shards) << " "
-                                                << str(m.shard_volume) << " " << str(m.max_shards_per_core));
-    if (p.banks > 0) {
+    std::vector<std::uint32_t> banks;
+    auto add_bank = [&](std::uint32_t b) {
+        if (std::find(banks.begin(), banks.end(), b) == banks.end()) banks.push_back(b);
+    };
+    if (p.banks > 0)
         for (std::uint32_t b : {std::uint32_t{0}, p.banks - 1, static_cast<std::uint32_t>(e.between(0, p.banks - 1))})
-            NDSHARD_FUZZ_CHECK(a.bank_coord(b) == p.coords[b], "bank " << b << " coordinate");
+            add_bank(b);
+    const std::uint64_t pages = testkit::to_u64(m.num_pages);
+    std::vector<std::uint64_t> sample, shards;
+    std::vector<std::uint32_t> bytes;
+    if (pages > 0) {
+        sample = {0, pages - 1};
+        for (int i = 0; i < 8; ++i) sample.push_back(e.between(0, pages - 1));
+        for (std::size_t i = 0; i < sample.size(); ++i)
+            bytes.push_back(static_cast<std::uint32_t>(e.between(0, page_size - 1)));
+        const std::uint64_t n = testkit::to_u64(m.num_shards);
+        for (std::uint64_t s : {std::uint64_t{0}, n - 1, e.between(0, n - 1)})
+            if (std::find(shards.begin(), shards.end(), s) == shards.end()) shards.push_back(s);
+        add_bank(static_cast<std::uint32_t>(e.between(0, p.banks - 1)));
     }
-    const std::uint32_t pages = a.num_pages();
-    if (pages == 0) return;
-    // The model's page and shard grids in 64 bits, once (coordinates below are their digits).
-    std::vector<std::uint64_t> tensor_extents, grid_extents;
-    for (const big& e : m.tensor_pages) tensor_extents.push_back(testkit::to_u64(e));
-    for (const big& e : m.grid) grid_extents.push_back(testkit::to_u64(e));
-    const std::span<const std::uint64_t> tensor_pages(tensor_extents), grid(grid_extents);
-    std::vector<std::uint32_t> sample{0, pages - 1};
-    for (int i = 0; i < 8; ++i) sample.push_back(static_cast<std::uint32_t>(e.between(0, pages - 1)));
-    for (std::uint32_t page : sample) {
-        const oracle::location loc = oracle::locate(m, big(page));
-        const bank_and_offset bo = a.get_bank_and_offset(page);
-        NDSHARD_FUZZ_CHECK(big(bo.bank) == loc.core_index && big(bo.page_offset) == loc.device_offset,
-                           "page " << page << ": accessor bank " << bo.bank << " offset " << bo.page_offset
-                                   << "; oracle core " << str(loc.core_index) << " offset " << str(loc.device_offset));
-        const auto byte = static_cast<std::uint32_t>(e.between(0, page_size - 1));
-        NDSHARD_FUZZ_CHECK(big(a.bank_address(bo.page_offset, byte)) == loc.byte_address + byte,
-                           "page " << page << " byte " << byte << ": address " << a.bank_address(bo.page_offset, byte)
-                                   << "; oracle " << str(loc.byte_address + byte));
-        const noc_addr n = a.get_noc_addr(page, byte);
-        const core_coord c = p.coords[bo.bank];
-        NDSHARD_FUZZ_CHECK(n.x == c.x && n.y == c.y && n.addr == a.bank_address(bo.page_offset, byte),
-                           "page " << page << " NoC address (" << n.x << "," << n.y << ") " << n.addr);
-        NDSHARD_FUZZ_CHECK(a.is_local_page(page, c), "page " << page << " is not local to its bank's core");
-        const std::vector<std::uint64_t> coord = testkit::row_major_coord(page, tensor_pages);
-        NDSHARD_FUZZ_CHECK(a.get_bank_and_offset_at(coord) == bo, "page " << page << " by coordinate");
-        NDSHARD_FUZZ_CHECK(a.get_noc_addr_at(coord, byte) == n, "page " << page << " NoC address by coordinate");
-        NDSHARD_FUZZ_CHECK(big(a.shard_id_at(testkit::row_major_coord(static_cast<std::uint64_t>(loc.shard_id),
-                                                                      grid))) == loc.shard_id,
-                           "shard id of shard coordinate " << str(loc.shard_id));
-    }
-    // First, last and a drawn shard (then bank); one that is already checked is not checked again.
-    const std::uint32_t shards = a.num_shards();
-    const std::array<std::uint32_t, 3> shard_probe{0, shards - 1, static_cast<std::uint32_t>(e.between(0, shards - 1))};
-    for (std::size_t i = 0; i < shard_probe.size(); ++i) {
-        const std::uint32_t s = shard_probe[i];
-        if (std::find(shard_probe.begin(), shard_probe.begin() + static_cast<std::ptrdiff_t>(i), s) !=
-            shard_probe.begin() + static_cast<std::ptrdiff_t>(i))
-            continue;
-        const oracle::shard_home home = oracle::shard_location(m, big(s));
-        const bank_and_offset bo = a.shard_bank_and_offset(s);
-        NDSHARD_FUZZ_CHECK(big(bo.bank) == home.core_index && big(bo.page_offset) == home.device_offset,
-                           "shard " << s << ": accessor bank " << bo.bank << " offset " << bo.page_offset
-                                    << "; oracle core " << str(home.core_index) << " offset "
-                                    << str(home.device_offset));
-        NDSHARD_FUZZ_CHECK(big(a.get_shard_noc_addr(s).addr) == home.byte_address, "shard " << s << " address");
-        NDSHARD_FUZZ_CHECK(a.get_shard_noc_addr_at(testkit::row_major_coord(s, grid)) == a.get_shard_noc_addr(s),
-                           "shard " << s << " address by coordinate");
-        NDSHARD_FUZZ_CHECK(a.is_local_shard(s, p.coords[bo.bank]), "shard " << s << " locality");
-        if (m.shard_volume <= enumerate_limit) {
-            const std::vector<big> expect = oracle::pages_of_shard(m, big(s));
-            std::size_t k = 0;
-            for (const page_ref& r : a.shard_pages(s)) {
-                NDSHARD_FUZZ_CHECK(k < expect.size() && big(r.page_id) == expect[k] && r.bank == bo.bank &&
-                                       r.page_offset == a.get_bank_and_offset(r.page_id).page_offset,
-                                   "shard_pages(" << s << ") entry " << k << ": page " << r.page_id);
-                ++k;
-            }
-            NDSHARD_FUZZ_CHECK(k == expect.size(), "shard_pages(" << s << ") yields " << k << " of " << expect.size());
-        }
-    }
-    const std::array<std::uint32_t, 3> bank_probe{0, p.banks - 1,
-                                                  static_cast<std::uint32_t>(e.between(0, p.banks - 1))};
-    for (std::size_t i = 0; i < bank_probe.size(); ++i) {
-        const std::uint32_t b = bank_probe[i];
-        if (std::find(bank_probe.begin(), bank_probe.begin() + static_cast<std::ptrdiff_t>(i), b) !=
-            bank_probe.begin() + static_cast<std::ptrdiff_t>(i))
-            continue;
-        NDSHARD_FUZZ_CHECK(big(a.shards_in_bank(b)) == oracle::shards_on_core(m, big(b)),
-                           "bank " << b << " holds " << a.shards_in_bank(b) << " shards; oracle "
-                                   << str(oracle::shards_on_core(m, big(b))));
-        if (m.reserved_pages_per_core <= enumerate_limit) {
-            const std::vector<big> expect = oracle::local_pages(m, big(b));
-            std::size_t k = 0;
-            for (const page_ref& r : a.local_pages(b)) {
-                NDSHARD_FUZZ_CHECK(k < expect.size() && big(r.page_id) == expect[k] && r.bank == b,
-                                   "local_pages(" << b << ") entry " << k << ": page " << r.page_id);
-                ++k;
-            }
-            NDSHARD_FUZZ_CHECK(k == expect.size(), "local_pages(" << b << ") yields " << k << " of " << expect.size());
-        }
-    }
-    if (pages <= iterate_page_limit) {
-        std::uint32_t expect = 0;
-        for (const page_ref& r : a.pages()) {
-            const bank_and_offset bo = a.get_bank_and_offset(expect);
-            NDSHARD_FUZZ_CHECK(r.page_id == expect && r.bank == bo.bank && r.page_offset == bo.page_offset,
-                               "pages() entry " << expect << ": page " << r.page_id << " bank " << r.bank << " offset "
-                                                << r.page_offset);
-            ++expect;
-        }
-        NDSHARD_FUZZ_CHECK(expect == pages, "pages() yields " << expect << " of " << pages);
-    }
+    testkit::accessor_expectation x =
+        testkit::expect_from_oracle(m, sample, shards, banks, enumerate_limit, iterate_page_limit, &p.coords);
+    x.rank = p.rank;
+    for (std::size_t i = 0; i < bytes.size(); ++i) x.pages[i].byte = bytes[i];
+    testkit::check_accessor(a, x, [](const testkit::accessor_mismatch& mm) { fail("accessor: " + mm.text()); });
 }
 
 // Whether a refusal's host message is checked this time: the first 64 refusals of each

@@ -8,7 +8,7 @@
 //                                     those bytes still decode to the spec they are named
 //                                     after (so a change to the generator that shifts the
 //                                     meaning of the seeds fails a test instead of silently
-//                                     turning the SEMANTICS vectors into noise)
+//                                     turning the docs/semantics.md vectors into noise)
 //
 // Seeds are specs spelled out in the generator's explicit mode (choice_writer writes the
 // bytes byte_entropy decodes): the conformance vectors of docs/semantics.md's conformance vectors, the
@@ -64,7 +64,7 @@ std::vector<named_spec> spec_seeds() {
     using strat = strategy;
     using orient = orientation;
 
-    // SEMANTICS section 7.
+    // docs/semantics.md, Conformance vectors.
     {
         distribution_spec s = make({2, 64, 96}, {1, 32, 64}, {range(0, 0, 3, 3)});
         s.page = {page_kind::tile, 32, 32};
@@ -86,12 +86,12 @@ std::vector<named_spec> spec_seeds() {
     add("v8-0x0x0-no-shards", make({0, 0, 0}, {1, 1, 1}, {range(0, 0, 1, 1)}));
     add("picture-3x7x5-6-cores", make({3, 7, 5}, {2, 2, 2}, {range(0, 0, 1, 2)}));
     add("picture-contiguous-5-cores", make({3, 7, 5}, {2, 2, 2}, {row_of(5)}, strat::contiguous_1d));
-    // SEMANTICS section 5 (squeezing) and folding.
+    // docs/semantics.md, Squeezing, and folding.
     add("squeeze-5x3x6-folded", make({5, 3, 6}, {2, 2}, {row_of(4)}));
     add("squeeze-4x4x6", make({4, 4, 6}, {1, 2, 2}, {row_of(3)}));
     add("squeeze-5x1x11x11", make({5, 1, 11, 11}, {5, 1, 1}, {row_of(7)}));
     add("squeeze-2x3x6-stays", make({2, 3, 6}, {1, 2, 2}, {row_of(2)}));
-    // Legacy layouts as ND specs (SEMANTICS section 4).
+    // Legacy layouts as ND specs (docs/semantics.md, Legacy sharding).
     add("legacy-height", make({64, 8}, {16, 8}, {row_of(4)}));
     add("legacy-width", make({8, 64}, {8, 16}, {row_of(4)}));
     add("legacy-block-row-major", make({64, 64}, {16, 32}, {range(0, 0, 1, 3)}, strat::grid_2d));

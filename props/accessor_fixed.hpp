@@ -1,7 +1,8 @@
 // props/accessor_fixed.hpp - law 5 on fixed layouts: a table of eleven constexpr layouts
-// (the SEMANTICS vectors, rank 8 uneven, rank 1 at the 32-bit limit, more cores than
+// (the docs/semantics.md vectors, rank 8 uneven, rank 1 at the 32-bit limit, more cores than
 // shards, contiguous, grid_2d, folded, no pages), each through accessor<static words> for
-// a compile-time mask, every page and shard against the cpp_int oracle. The masks are split
+// a compile-time mask, every page, shard and bank against the checked-integer oracle
+// (testkit/accessor_check.hpp). The masks are split
 // over props/accessor_fixed.cpp and props/accessor_fixed_b.cpp so they compile in
 // parallel; both are part of property.accessor.
 #pragma once
@@ -19,7 +20,11 @@
 #include <utility>
 #include <vector>
 
-#include "accessor_check.hpp"
+#include "ndshard/accessor.hpp"
+#include "ndshard/args.hpp"
+#include "ndshard/distribution.hpp"
+#include "ndshard/testkit/accessor_check.hpp"
+#include "ndshard/testkit/oracle_bridge.hpp"
 #include "ndshard/testkit/static_masks.hpp"
 
 namespace ndshard::props {
@@ -139,7 +144,7 @@ struct fixed_layout {
 // Rank 8 on cores in no particular order.
 constexpr fixed_cores scattered_cores{{7, 3}, {0, 0}, {2, 9}, {4, 4}, {1, 6}};
 
-// The SEMANTICS vectors, rank 8 uneven, rank 1 at the 32-bit limit, more cores than
+// The docs/semantics.md vectors, rank 8 uneven, rank 1 at the 32-bit limit, more cores than
 // shards, contiguous, grid_2d, folded, no pages.
 inline constexpr fixed_layout fixed_layouts[] = {
     {.name = "rank 8 uneven on 5 scattered cores",  // uneven in most dims
@@ -172,7 +177,7 @@ inline constexpr fixed_layout fixed_layouts[] = {
      .tensor_pages = {4, 6},
      .shard_pages = {2, 6},
      .cores = walk({{0, 0}, {2, 2}}, orientation::row_major)},
-    {.name = "V7 [2,1,3,4]/[2,2,1,2] 6 banks",  // SEMANTICS V7, second spec
+    {.name = "V7 [2,1,3,4]/[2,2,1,2] 6 banks",  // docs/semantics.md V7, second spec
      .checked = checked_under::compile_time_rank,
      .tensor = {2, 1, 3, 4},
      .shard = {2, 2, 1, 2},
@@ -194,7 +199,7 @@ inline constexpr fixed_layout fixed_layouts[] = {
      .shard_pages = {2, 2, 2},
      .cores = walk({{1, 1}, {3, 2}}, orientation::col_major),
      .rule = deal_rule::contiguous},
-    {.name = "V1 [2,64,96]/[1,32,64] tile",  // SEMANTICS V1
+    {.name = "V1 [2,64,96]/[1,32,64] tile",  // docs/semantics.md V1
      .tensor = {2, 64, 96},
      .shard = {1, 32, 64},
      .page = page_kind::tile,
@@ -204,7 +209,7 @@ inline constexpr fixed_layout fixed_layouts[] = {
      .tensor_pages = {2, 2, 3},
      .shard_pages = {1, 1, 2},
      .cores = walk({{0, 0}, {3, 3}}, orientation::row_major)},
-    {.name = "V4 [3,2,2,3,4]/[1,1,2,2,4] row_major",  // SEMANTICS V4: row-major pages, col_major range
+    {.name = "V4 [3,2,2,3,4]/[1,1,2,2,4] row_major",  // docs/semantics.md V4: row-major pages, col_major range
      .tensor = {3, 2, 2, 3, 4},
      .shard = {1, 1, 2, 2, 4},
      .page = page_kind::row_major,
@@ -276,17 +281,21 @@ void check_fixed_case() {
     const accessor_words w = make_accessor_words(d, Mask);
     ASSERT_EQ(w.compile_time, std::vector<std::uint32_t>(ct.begin(), ct.end()));
 
-    const oracle::model m = accepted_model(f.spec());
-    std::vector<std::uint64_t> pages(to_u64(m.num_pages)), shards(to_u64(m.num_shards));
+    const oracle::model m = testkit::accepted_model(f.spec());
+    std::vector<std::uint64_t> pages(testkit::to_u64(m.num_pages)), shards(testkit::to_u64(m.num_shards));
     for (std::uint64_t i = 0; i < pages.size(); ++i) pages[i] = i;
     for (std::uint64_t i = 0; i < shards.size(); ++i) shards[i] = i;
-    check_plan plan = plan_for(m, pages, shards);
-    plan.other_cores.clear();
-    for (const auto& c : m.cores) plan.other_cores.push_back(to_core_coord(c));
-    plan.other_cores.push_back({0xFFFF, 0xFFFF});
+    std::vector<std::uint32_t> banks(m.cores.size());
+    for (std::uint32_t b = 0; b < banks.size(); ++b) banks[b] = b;
+    // Every page, shard and bank, every list of pages, and pages(); locality on every core.
+    testkit::accessor_expectation x = testkit::expect_from_oracle(m, pages, shards, banks, ~0ULL, ~0ULL);
+    x.other_cores.clear();
+    for (const auto& c : m.cores) x.other_cores.push_back(testkit::to_core_coord(c));
+    x.other_cores.push_back({0xFFFF, 0xFFFF});
     try {
-        check_static<ct>(w.runtime, static_cast<std::uint32_t>(d.bank_base),
-                         static_cast<std::uint32_t>(d.aligned_page_size), plan, f.name);
+        const accessor<ct> a(w.runtime, static_cast<std::uint32_t>(d.bank_base),
+                             static_cast<std::uint32_t>(d.aligned_page_size));
+        testkit::check_accessor(a, x, testkit::throw_mismatch(f.name));
     } catch (const std::exception& err) {
         FAIL() << err.what();
     }

@@ -78,12 +78,6 @@ arg_words::fields oracle_fields(const oracle::model& m) {
     return f;
 }
 
-void classify_features(const distribution_spec& s) {
-    const std::vector<std::string> f = testkit::features(s);
-    RC_CLASSIFY(has_feature(f, "rank:1") || has_feature(f, "rank:8"), "rank 1 or 8");
-    RC_CLASSIFY(has_feature(f, "strategy:contiguous_1d"), "contiguous");
-}
-
 // An accessor built from words answers what the words say.
 template <class A>
 void expect_geometry(const A& a, const oracle::model& m) {
@@ -118,7 +112,8 @@ distribution drawn_distribution() {
     testkit::rc_entropy e;
     distribution d = testkit::generate_distribution(e);
     RC_LOG(testkit::describe(d.spec));
-    classify_features(d.spec);
+    testkit::classify_by_features(
+        d.spec, {{"rank:1", "rank 1 or 8"}, {"rank:8", "rank 1 or 8"}, {"strategy:contiguous_1d", "contiguous"}});
     return d;
 }
 

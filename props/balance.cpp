@@ -6,7 +6,7 @@
 //                   view sits on (x0+j, y0+i) row_major, (x0+i, y0+j) col_major
 //
 // N (shards), P (cores), the grid and the core list come from the oracle; the expected
-// counts and coordinates are computed here from SEMANTICS section 3, and the per-core
+// counts and coordinates are computed here from docs/semantics.md's deal rules, and the per-core
 // counts and real pages are also compared with oracle::shards_on_core / pages_on_core, and
 // so are host_mapping.hpp's closed-form real pages per core (what `ndshard explain` prints).
 // Each property takes a generated spec and sets the strategy under test (grid_2d also
@@ -187,7 +187,7 @@ std::optional<ndshard::distribution> as_grid_2d(const ndshard::distribution_spec
 RC_GTEST_PROP(balance, grid_2d_puts_shard_i_j_on_its_core, ()) {
     tk::rc_entropy e;
     const ndshard::distribution generated = tk::generate_distribution(e, balance_options());
-    // The [Gh, Gw] view of the shard grid (SEMANTICS 3, rules.md "Cores"), from the oracle.
+    // The [Gh, Gw] view of the shard grid (docs/semantics.md, rules.md "Cores"), from the oracle.
     const oracle::model g = tk::accepted_model(generated.spec);
     oracle::big gh_big = 1;
     for (std::size_t k = 0; k + 1 < g.grid.size(); ++k) gh_big *= g.grid[k];

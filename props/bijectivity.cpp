@@ -8,7 +8,7 @@
 // Small specs are walked whole and their slot table compared with the oracle's; specs
 // near 2^32 pages are sampled (first/last pages, shard edges, random ones) and every
 // sampled page and slot compared with the oracle. Expected values come from the oracle
-// (lib/oracle, cpp_int) or from the laws above, never from the code under test.
+// (lib/oracle, checked integers) or from the laws above, never from the code under test.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
@@ -36,7 +36,7 @@ using std::uint64_t;
 
 // Whole-table walks stay below these many slots (all cores x reserved pages).
 constexpr uint64_t walk_limit = uint64_t{1} << 21;
-// The oracle's slot table (cpp_int, one page_in_shard per slot) below this many slots.
+// The oracle's slot table (checked integers, one page_in_shard per slot) below this many slots.
 constexpr uint64_t oracle_table_limit = uint64_t{1} << 14;
 
 // The sizes the laws are stated in, from the oracle; the fast path must agree.

@@ -1,12 +1,12 @@
-// Law 10, conformance: the vectors of SEMANTICS.md section 7, exactly.
+// Law 10, conformance: the vectors of docs/semantics.md's conformance vectors, exactly.
 //
-// Each vector is typed in by hand from SEMANTICS.md and checked three ways:
+// Each vector is typed in by hand from docs/semantics.md and checked three ways:
 //   (c) at compile time: static_assert over make_page_layout(...).locate / page_at /
 //       shards_on_core / pages_on_core (layout.hpp is constexpr), mdspan-test style;
 //   (a) through the fast path: make_distribution + slot_table / locate, including the
 //       element-level specs of V1 (TILE 32x32) and V4 (ROW_MAJOR pages);
-//   (b) through the oracle (lib/oracle, cpp_int).
-// `pad` marks a padding slot (SEMANTICS writes P).
+//   (b) through the oracle (lib/oracle, checked integers).
+// `pad` marks a padding slot (docs/semantics.md writes P).
 #include <gtest/gtest.h>
 
 #include <array>
@@ -37,7 +37,7 @@ constexpr std::int64_t pad = -1;
 template <std::size_t Cores, std::size_t Slots>
 using slot_rows = std::array<std::array<std::int64_t, Slots>, Cores>;
 
-// --- the vectors, from SEMANTICS.md section 7 ------------------------------------------
+// --- the vectors, from docs/semantics.md's conformance vectors ------------------------------------------
 
 // V1. Pages [2,2,3], shard [1,1,2], 16 cores.
 constexpr slot_rows<16, 2> v1_slots{{

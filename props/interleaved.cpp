@@ -1,4 +1,5 @@
-// Law 3: interleaving is ND sharding with an all-ones shard (SEMANTICS section 4).
+// Law 3: interleaving is ND sharding with an all-ones shard (docs/semantics.md, Legacy HEIGHT, WIDTH and BLOCK
+// sharding).
 //
 // For a generated tensor (any rank 1..8, zero-size dims and sizes near 2^32 included) over
 // a generated bank list, a shard of ones of any rank 1..rank(tensor):
@@ -57,14 +58,6 @@ std::vector<std::uint64_t> pages_to_check(testkit::entropy& e, const distributio
     return all;
 }
 
-void classify_features(const distribution_spec& s) {
-    const std::vector<std::string> f = testkit::features(s);
-    RC_CLASSIFY(testkit::has_feature(f, "rank:1") || testkit::has_feature(f, "rank:8"), "rank 1 or 8");
-    RC_CLASSIFY(testkit::has_feature(f, "folded"), "folded");
-    RC_CLASSIFY(testkit::has_feature(f, "zero_dim"), "zero_dim");
-    RC_CLASSIFY(testkit::has_feature(f, "near_2^32"), "near_2^32");
-}
-
 RC_GTEST_PROP(Interleaved, AllOnesShardEqualsTheInterleavedGenerator, ()) {
     testkit::rc_entropy e;
     const distribution g = generated(e);
@@ -82,7 +75,8 @@ RC_GTEST_PROP(Interleaved, AllOnesShardEqualsTheInterleavedGenerator, ()) {
     s.bank_base = g.bank_base;
     s.cores = single_core_ranges(banks);
     RC_LOG(testkit::describe(s));
-    classify_features(s);
+    testkit::classify_by_features(
+        s, {{"rank:1", "rank 1 or 8"}, {"rank:8", "rank 1 or 8"}, "folded", "zero_dim", "near_2^32"});
 
     // Interleaving reserves ceil(pages / banks) pages per bank, never more than the
     // generated spec did, so the same base fits: both sides must accept.
@@ -191,7 +185,8 @@ RC_GTEST_PROP(Interleaved, LegacyInterleavedRoundTripsThroughNd, ()) {
 
     const distribution_spec s = to_nd(l);
     RC_LOG(testkit::describe(s));
-    classify_features(s);
+    testkit::classify_by_features(
+        s, {{"rank:1", "rank 1 or 8"}, {"rank:8", "rank 1 or 8"}, "folded", "zero_dim", "near_2^32"});
     const oracle::model m = testkit::accepted_model(s);
     const distribution d = make_distribution(s);
 

@@ -6,7 +6,7 @@
 //   local_pages(b)   bank b's real pages, its slots in turn, offsets strictly increasing
 //   page_runs(d)     per core, sorted non-overlapping maximal runs that expand to slot_table
 //
-// Where each page lives comes from oracle::locate (cpp_int); small specs are also
+// Where each page lives comes from oracle::locate (checked integers); small specs are also
 // compared with the oracle's own enumerations (pages_of_shard, local_pages, slot_table).
 // The accessor is built from all-runtime words, as a kernel with no compile-time
 // arguments would build it.
@@ -35,7 +35,7 @@ namespace oracle = ndshard::oracle;
 namespace tk = ndshard::testkit;
 using std::uint64_t;
 
-// The oracle's enumerations visit every slot (cpp_int): only below this many in total.
+// The oracle's enumerations visit every slot (checked integers): only below this many in total.
 constexpr uint64_t oracle_walk_limit = uint64_t{1} << 15;
 // Expanding the runs into a whole slot table: below this many slots.
 constexpr uint64_t table_limit = uint64_t{1} << 21;

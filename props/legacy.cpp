@@ -1,4 +1,4 @@
-// Law 4: legacy 2D sharding is ND sharding (SEMANTICS section 4).
+// Law 4: legacy 2D sharding is ND sharding (docs/semantics.md, Legacy HEIGHT, WIDTH and BLOCK sharding).
 //
 //  - HEIGHT, WIDTH and BLOCK (row_major and col_major) specs, built as legacy_spec over a
 //    generated tensor and core list and converted with to_nd -> make_distribution, put
@@ -183,17 +183,11 @@ RC_GTEST_PROP(Legacy, HeightWidthBlockMapAsTheirFormulas, ()) {
     expect_same_pages(nd, again, "from_nd(to_nd(legacy))");
 }
 
-void classify_features(const distribution_spec& s) {
-    const std::vector<std::string> f = testkit::features(s);
-    RC_CLASSIFY(testkit::has_feature(f, "uneven") || testkit::has_feature(f, "shard>tensor"), "uneven");
-    RC_CLASSIFY(testkit::has_feature(f, "strategy:grid_2d"), "grid_2d");
-}
-
 RC_GTEST_PROP(Legacy, NdToLegacyToNdMapsEveryPageIdentically, ()) {
     testkit::rc_entropy e;
     const distribution d = testkit::generate_distribution(e);
     RC_LOG(testkit::describe(d.spec));
-    classify_features(d.spec);
+    testkit::classify_by_features(d.spec, {"uneven", {"shard>tensor", "uneven"}, {"strategy:grid_2d", "grid_2d"}});
     const oracle::verdict v = oracle::evaluate(testkit::to_oracle(d.spec));
     RC_ASSERT(v.accepted.has_value());
     const oracle::model& m = *v.accepted;

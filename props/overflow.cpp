@@ -1,7 +1,7 @@
 // Law 9: no silent wrap-around. For every generated spec, with sizes near 2^31 and 2^32
 // on purpose (spec_options::huge_percent) and broken rules now and then, sometimes
 // several at once (invalid_percent):
-//  - make_distribution accepts exactly when the cpp_int oracle's evaluate accepts, and
+//  - make_distribution accepts exactly when the checked-integer oracle's evaluate accepts, and
 //    when both refuse they name the same rule (docs/rules.md, first failing rule wins);
 //  - when accepted, the derived sizes are the oracle's, make_accessor_words and the
 //    32-bit accessor build, and every sampled page (first, last, the edges of the last
@@ -39,15 +39,6 @@ testkit::spec_options overflow_options() {
     return o;
 }
 
-void classify_features(const distribution_spec& s) {
-    const std::vector<std::string> f = testkit::features(s);
-    RC_CLASSIFY(testkit::has_feature(f, "near_2^32"), "near_2^32");
-    RC_CLASSIFY(testkit::has_feature(f, "base_at_limit"), "base_at_limit");
-    const auto rejected =
-        std::find_if(f.begin(), f.end(), [](const std::string& x) { return x.rfind("rejected:", 0) == 0; });
-    RC_CLASSIFY(rejected != f.end(), "rejected");
-}
-
 // Every spec breaks at least one rule; a fifth break two or three, with broken core
 // ranges at random places in the list. Both sides must name the same (first) rule: the
 // check order of docs/rules.md, over ALL ranges per rule, not range by range.
@@ -80,7 +71,7 @@ RC_GTEST_PROP(Overflow, FastPathAcceptsExactlyWhatTheOracleAcceptsAndAgreesOnEve
     testkit::rc_entropy e;
     const distribution_spec s = testkit::generate_spec(e, overflow_options());
     RC_LOG(testkit::describe(s));
-    classify_features(s);
+    testkit::classify_by_features(s, {"near_2^32", "base_at_limit", {"rejected:*", "rejected"}});
 
     const oracle::verdict v = oracle::evaluate(testkit::to_oracle(s));
     std::optional<distribution> fast;

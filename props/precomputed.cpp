@@ -20,8 +20,12 @@
 #include <utility>
 #include <vector>
 
-#include "accessor_check.hpp"
+#include "ndshard/accessor.hpp"
+#include "ndshard/args.hpp"
+#include "ndshard/distribution.hpp"
+#include "ndshard/testkit/accessor_check.hpp"
 #include "ndshard/testkit/describe.hpp"
+#include "ndshard/testkit/oracle_bridge.hpp"
 #include "ndshard/testkit/rc_entropy.hpp"
 #include "ndshard/testkit/rc_oracle.hpp"
 #include "ndshard/testkit/spec_gen.hpp"
@@ -29,7 +33,7 @@
 namespace {
 
 using namespace ndshard;
-using namespace ndshard::props;
+using testkit::accepted_model;
 
 // Built twice: property.precomputed with NDSHARD_CHECK_WORDS on (as every test build), and
 // property.precomputed_unchecked with it off (the copy alone, as a kernel that trusts its host
@@ -89,7 +93,7 @@ RC_GTEST_PROP(Precomputed, WordsCarryTheGeometryAndAnswerAsTheOracle, ()) {
     std::vector<std::uint64_t> shards;
     for (std::uint64_t s = 0; s < d.num_shards() && s < 64; ++s) shards.push_back(s);
     if (d.num_shards() > 64) shards.push_back(d.num_shards() - 1);
-    const check_plan plan = plan_for(m, pages, shards);
+    const testkit::accessor_expectation x = testkit::expect_from_oracle(m, pages, shards);
 
     const auto rank = static_cast<std::uint32_t>(d.layout.rank());
     const bool contiguous = d.layout.rule == deal_rule::contiguous;
@@ -108,11 +112,11 @@ RC_GTEST_PROP(Precomputed, WordsCarryTheGeometryAndAnswerAsTheOracle, ()) {
         with_accessor_type(mask, rank, contiguous, [&](auto type) {
             using A = typename decltype(type)::type;
             const A trusting(w.runtime, base, page);
-            check_accessor(probe<A>(trusting), plan, label + ", trusting constructor");
+            testkit::check_accessor(trusting, x, testkit::throw_mismatch(label + ", trusting constructor"));
             args_status status{};
             const A validating(w.runtime, base, page, status);
             RC_ASSERT(status.ok());
-            check_accessor(probe<A>(validating), plan, label + ", validating constructor");
+            testkit::check_accessor(validating, x, testkit::throw_mismatch(label + ", validating constructor"));
         });
     }
 }

@@ -1,4 +1,4 @@
-// Law 8, squeezing preserves the mapping (SEMANTICS section 5).
+// Law 8, squeezing preserves the mapping (docs/semantics.md, Squeezing).
 //
 //   @post squeeze(l).locate(p) has the core and device offset of l.locate(p), for every page
 //   @post page_at agrees on every slot; pages, shards, shard volume and reservation agree
@@ -6,7 +6,7 @@
 // Exhaustive on small shapes: every tensor page shape of rank 1..4 with dims 0..4, every
 // shard shape with dims 1..T[d]+1, several core counts, both deal rules and the grid_2d
 // one-shard-per-core reservation. Then generated specs up to rank 8 (and near 2^32,
-// sampled), and the four examples of SEMANTICS section 5, typed in from it.
+// sampled), and the four examples of docs/semantics.md's Squeezing, typed in from it.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 

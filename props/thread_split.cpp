@@ -1,4 +1,4 @@
-// Laws of tt-metal's newer accessor features, against the oracle (cpp_int):
+// Laws of tt-metal's newer accessor features, against the oracle (checked integers):
 //
 //   pages(i, k)           the pages of data-movement thread i of k: every k-th page from
 //                         page i, in page id order, each with the oracle's (bank, offset);

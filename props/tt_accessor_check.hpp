@@ -1,5 +1,5 @@
 // props/tt_accessor_check.hpp - the checks of tt-metal's TensorAccessor front end
-// (lib/ttmetal/include/api/tensor/tensor_accessor.h) against the cpp_int oracle, shared by
+// (lib/ttmetal/include/api/tensor/tensor_accessor.h) against the checked-integer oracle, shared by
 // props/tt_accessor.cpp (generated specs, runtime words) and props/tt_accessor_fixed*.cpp
 // (fixed specs, all 15 compile-time mixes).
 //

@@ -57,7 +57,8 @@ void check_op(const ttsim::op_desc& op) {
     classify_buffer("output", c->output, c->output_memory);
     RC_CLASSIFY(c->mix != ttsim::all_runtime, "compile-time words");
     const ttsim::case_result r = ttsim::run_one(op, *c, o);
-    RC_LOG() << ttsim::describe(*c) << "\n" << "replay: ndshard kcheck " << op.name << " " << ttsim::replay_flags(*c) << "\n";
+    RC_LOG() << ttsim::describe(*c) << "\n"
+             << "replay: ndshard kcheck " << op.name << " " << ttsim::replay_flags(*c) << "\n";
     for (const ttsim::finding& f : r.findings)
         RC_LOG() << ttsim::to_string(f.kind) << " in " << f.kernel << ": " << f.what << "\n";
     RC_ASSERT(r.passed);

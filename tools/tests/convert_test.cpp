@@ -31,7 +31,7 @@ TEST(CliConvert, InterleavedToNdMapsPageIToBankIModB) {
     EXPECT_EQ(spec,
               R"js({"tensor":[2,5],"shard":[1,1],"page":"pages","element_size":1,"alignment":1,)js"
               R"js("cores":"(0,0)-(2,0)","orientation":"row_major","strategy":"round_robin_1d","bank_base":0})js");
-    // Interleaved over B banks: page i -> bank i % B, offset i / B (SEMANTICS section 4).
+    // Interleaved over B banks: page i -> bank i % B, offset i / B (docs/semantics.md).
     EXPECT_EQ(map_of_spec(spec),
               R"js({"tensor_pages":[2,5],"shard_pages":[1,1],"num_shards":10,"max_shards_per_core":4,)js"
               R"js("shard_volume":1,"cores":[{"x":0,"y":0,"pages":[0,3,6,9]},{"x":1,"y":0,"pages":[1,4,7,null]},)js"

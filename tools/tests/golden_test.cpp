@@ -1,5 +1,5 @@
 // Golden outputs of `show`, `explain` and `map --format csv` for the proposal's three
-// examples and the SEMANTICS vectors (tools/tests/golden/<example>.<command>.txt).
+// examples and the docs/semantics.md vectors (tools/tests/golden/<example>.<command>.txt).
 // The files were checked by eye against docs/semantics.md; to regenerate after an
 // intended change run with NDSHARD_UPDATE_GOLDEN=1 and review the diff.
 #include <gtest/gtest.h>
@@ -26,7 +26,7 @@ struct example {
 
 // The proposal's three pictures ([10,10,10] with dim 0 as the channels: whole channels
 // are [1,10,10] shards; cuts across channels are [4,5,5] shards, 4 channels by a 5x5
-// patch), the SEMANTICS conformance vectors, and a HEIGHT-, a BLOCK- and an
+// patch), the docs/semantics.md conformance vectors, and a HEIGHT-, a BLOCK- and an
 // interleaved-expressible spec for explain's legacy line.
 const std::vector<example>& examples() {
     static const std::vector<example> all = {

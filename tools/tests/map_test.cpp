@@ -85,7 +85,7 @@ TEST(CliMap, V4) {
 
 // The proposal's picture: [3,7,5] / [2,2,2] on a 2x3 grid: 24 shards, 4 per core,
 // real pages per core {24,24,12,18,18,9}; core 0 starts 0,1,5,6,35,36,40,41,20,21,25,26,
-// 55,56,60,61 (SEMANTICS); its last two shards (12 = [1,0,0] and 18 = [1,2,0]) hold
+// 55,56,60,61 (docs/semantics.md); its last two shards (12 = [1,0,0] and 18 = [1,2,0]) hold
 // only depth 2, worked out by hand: 70,71,75,76 and 90,91,95,96, then padding.
 TEST(CliMap, ProposalPicture) {
     const json m = map_json({"--tensor", "3,7,5", "--shard", "2,2,2", "--grid", "2x3"});
@@ -191,7 +191,7 @@ TEST(CliMap, SpecJsonEqualsFlags) {
     const run_output flags = run_cli({"map", "--tensor", "3,7,5", "--shard", "2,2,2", "--grid", "2x3"});
     const run_output spec = run_cli({"map", "--spec", R"js({"tensor":[3,7,5],"shard":[2,2,2],"grid":"2x3"})js"});
     EXPECT_EQ(flags.out, spec.out);
-    // Interleaved over 4 banks: page i -> bank i % 4, offset i / 4 (SEMANTICS section 4).
+    // Interleaved over 4 banks: page i -> bank i % 4, offset i / 4 (docs/semantics.md).
     const json m = json::parse(run_cli({"map", "--spec", R"js({"tensor":[2,3],"interleaved":true,"banks":4})js"}).out);
     expect_cores(m, {{0, 0, {0, 4}}, {1, 0, {1, 5}}, {2, 0, {2, P}}, {3, 0, {3, P}}});
     EXPECT_EQ(run_cli({"map", "--tensor", "2,3", "--interleaved", "--banks", "4"}).out,

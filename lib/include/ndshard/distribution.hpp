@@ -192,7 +192,7 @@ inline distribution make_distribution(const distribution_spec& spec) {
     if (spec.strat == strategy::grid_2d && spec.cores.size() != 1)
         reject("grid_2d_ranges", "grid_2d takes exactly one core range, got " + std::to_string(spec.cores.size()));
 
-    // Pages (SEMANTICS section 1).
+    // Pages (docs/semantics.md).
     shape tp = t;
     shape sp = s;
     std::uint64_t page_size = spec.element_size;

@@ -1,6 +1,6 @@
-// Interleaved and legacy 2D sharding, each written straight from its SEMANTICS section 4
+// Interleaved and legacy 2D sharding, each written straight from its docs/semantics.md
 // formula, apart from the ND model, so property tests can check that ND sharding really
-// has them as special cases. Also the core-range expansion of SEMANTICS section 3.
+// has them as special cases. Also the core-range expansion of docs/semantics.md.
 #include <algorithm>
 #include <cstdint>
 #include <stdexcept>

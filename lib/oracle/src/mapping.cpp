@@ -1,7 +1,7 @@
-// The page <-> (core, offset) mapping of an accepted model (SEMANTICS sections 2 and 3).
+// The page <-> (core, offset) mapping of an accepted model (docs/semantics.md).
 //
 // Two independent directions: locate() goes from a page to its shard by division
-// (SEMANTICS 2: "a page at coordinate p lies in shard sum((p[d]/S[d]) * Gstride[d])"),
+// (docs/semantics.md: "a page at coordinate p lies in shard sum((p[d]/S[d]) * Gstride[d])"),
 // while page_at() and the enumerations go from a shard to its pages by multiplication
 // (shard coordinate * S + in-shard coordinate). Property tests hold the two against
 // each other.
@@ -67,7 +67,7 @@ struct placement {
   big core_index, slot;
 };
 
-// SEMANTICS 3 / rules.md "Distribution": the core and slot of shard s.
+// docs/semantics.md / rules.md "Distribution": the core and slot of shard s.
 placement place_shard(const model& m, const big& s) {
   const big P = m.cores.size();
   switch (m.strat) {

@@ -19,7 +19,7 @@ using slots = std::vector<std::vector<std::optional<big>>>;
 const big two_to_31 = big(1) << 31;
 const big two_to_32 = big(1) << 32;
 
-// Parses the notation of SEMANTICS section 7: "{0,1} {2,P}" -> one list of slots per core.
+// Parses the notation of docs/semantics.md: "{0,1} {2,P}" -> one list of slots per core.
 slots parse_slots(const std::string& text) {
   slots table;
   std::string token;
@@ -97,7 +97,7 @@ void expect_consistent(const model& m) {
   EXPECT_EQ(shards, m.num_shards);
 }
 
-// ---- Conformance vectors (SEMANTICS section 7) ---------------------------------------------
+// ---- Conformance vectors (docs/semantics.md) ---------------------------------------------
 
 TEST(Conformance, V1_tile_round_robin_16_cores) {
   spec s = pages_spec({2, 64, 96}, {1, 32, 64}, {range(0, 0, 3, 3)});

@@ -111,7 +111,7 @@ TEST(SimDevice, AllocationErrorsNameTheProblem) {
     EXPECT_THROW(dev.allocate(pages_spec({4}, {1}, {{{0, 0}, {0, 0}}}, 6)), op_error);  // 6-byte pages
 }
 
-// SEMANTICS V1: [2,2,3] pages in [1,1,2] shards on 16 cores; cores 8..15 hold only padding.
+// docs/semantics.md V1: [2,2,3] pages in [1,1,2] shards on 16 cores; cores 8..15 hold only padding.
 TEST(SimDevice, HostRoundTripKeepsPaddingAtTheSentinel) {
     device dev(small_config());
     distribution_spec s = pages_spec({2, 2, 3}, {1, 1, 2}, {grid_range(4, 4)}, 8);

@@ -3,7 +3,6 @@
 #include "ndshard/cli/commands.hpp"
 
 #include <algorithm>
-#include <filesystem>
 #include <array>
 #include <memory>
 #include <random>
@@ -16,9 +15,10 @@
 #include "ndshard/cli/render.hpp"
 #include "ndshard/cli/spec_input.hpp"
 #include "ndshard/conform/runner.hpp"
-#include "ndshard/ttsim/kcheck.hpp"
 #include "ndshard/distribution.hpp"
 #include "ndshard/version.hpp"
+#include "flag_help.hpp"
+#include "kcheck_flags.hpp"
 #include "sim_glue.hpp"
 
 namespace ndshard::cli {
@@ -49,13 +49,6 @@ struct spec_flags {
     std::optional<std::string> spec;
 };
 
-void add_text(CLI::App* app, const std::string& names, std::optional<std::string>& into, const std::string& help,
-              const std::string& type) {
-    app->add_option_function<std::string>(
-           names, [&into](const std::string& v) { into = v; }, help)
-        ->type_name(type);
-}
-
 void add_spec_flags(CLI::App* app, spec_flags& f) {
     add_text(app, "--spec", f.spec,
              "a JSON spec: inline ({...}), a file, or - for stdin; flags given as well override its keys", "SPEC");
@@ -84,12 +77,6 @@ distribution_spec spec_of(const spec_flags& f, bool allow_files) {
     if (f.spec) merge_into(fields, parse_spec_fields_json(read_spec_argument(*f.spec, allow_files)));
     merge_into(fields, fields_from_flags(f.text));
     return to_spec(fields);
-}
-
-std::string examples(std::initializer_list<const char*> lines) {
-    std::string out = "\nExamples:\n";
-    for (const char* line : lines) out += std::string("  ") + line + "\n";
-    return out;
 }
 
 // --level of the commands that draw (show, svg): page by page up to the renderer's own limit,
@@ -303,10 +290,7 @@ struct flag_values {
     bool conform_json = false;
     spec_flags locate_flags;
     std::optional<std::string> locate_page_id, locate_coord, locate_at, locate_format, locate_arch;
-    std::string kcheck_op;
-    std::optional<std::string> kcheck_reader, kcheck_writer, kcheck_cases, kcheck_seed, kcheck_max_pages, kcheck_cores,
-        kcheck_page_bytes, kcheck_static, kcheck_case, kcheck_timeout, kcheck_cache;
-    bool kcheck_semaphore = false, kcheck_no_isolate = false, kcheck_json = false;
+    kcheck_flags kcheck;
 };
 
 // The CLI11 app of one command (or of every one) and the values its options write into.
@@ -317,61 +301,6 @@ struct command_line {
     CLI::App *map = nullptr, *show = nullptr, *explain = nullptr, *svg = nullptr, *conv = nullptr, *sim = nullptr,
              *conf = nullptr, *locate = nullptr, *kcheck = nullptr;
 };
-
-// A value of `flag` in lo..hi.
-std::uint64_t bounded(const std::string& text, const char* flag, std::uint64_t lo, std::uint64_t hi) {
-    const std::uint64_t n = parse_u64(text, flag);
-    if (n < lo || n > hi)
-        throw usage_error(std::string(flag) + " " + quote_value(text) + ": must be between " + std::to_string(lo) +
-                          " and " + std::to_string(hi));
-    return n;
-}
-
-// A kernel source named on the command line, as an absolute path (the simulator compiles it
-// from its own folder).
-std::string kernel_file(const std::string& text, const char* flag) {
-    if (text.empty()) throw usage_error(std::string(flag) + " \"\": give the path of a kernel source file");
-    std::error_code ec;
-    const std::filesystem::path p = std::filesystem::weakly_canonical(std::filesystem::absolute(text, ec), ec);
-    if (ec || !std::filesystem::is_regular_file(p, ec))
-        throw usage_error(std::string(flag) + " " + quote_value(text) + ": not a readable file");
-    return p.string();
-}
-
-kcheck_command kcheck_of(const flag_values& v, bool allow_files) {
-    kcheck_command c;
-    c.op = v.kcheck_op;
-    if (!allow_files && (v.kcheck_reader || v.kcheck_writer || v.kcheck_cache))
-        throw usage_error("--reader, --writer and --cache name files, which this caller does not allow");
-    if (v.kcheck_reader) c.reader = kernel_file(*v.kcheck_reader, "--reader");
-    if (v.kcheck_writer) c.writer = kernel_file(*v.kcheck_writer, "--writer");
-    c.semaphore = v.kcheck_semaphore;
-    if (v.kcheck_cases) c.cases = bounded(*v.kcheck_cases, "--cases", 1, 1000000);
-    if (v.kcheck_seed) c.seed = parse_u64(*v.kcheck_seed, "--seed");
-    if (v.kcheck_max_pages)
-        c.max_pages = static_cast<std::uint32_t>(bounded(*v.kcheck_max_pages, "--max-pages", 1, 1U << 20));
-    if (v.kcheck_cores) c.max_cores = static_cast<std::uint32_t>(bounded(*v.kcheck_cores, "--cores", 1, 8));
-    if (v.kcheck_static)
-        c.static_percent = static_cast<std::uint32_t>(bounded(*v.kcheck_static, "--static-percent", 0, 100));
-    if (v.kcheck_timeout) c.timeout_s = static_cast<std::uint32_t>(bounded(*v.kcheck_timeout, "--timeout-s", 1, 3600));
-    if (v.kcheck_page_bytes) {
-        const shape sizes = parse_shape(*v.kcheck_page_bytes, "--page-bytes");
-        for (const std::uint64_t b : sizes) {
-            if (b == 0 || b % 4 != 0 || b > 4096)
-                throw usage_error("--page-bytes " + quote_value(*v.kcheck_page_bytes) + ": page size " +
-                                  std::to_string(b) + " is not a multiple of 4 in 4..4096 (a page holds whole words)");
-            c.page_bytes.push_back(static_cast<std::uint32_t>(b));
-        }
-    }
-    if (v.kcheck_case) {
-        (void)ttsim::parse_case(*v.kcheck_case);  // spec_error, naming the bad part, before any work
-        c.one_case = *v.kcheck_case;
-    }
-    if (v.kcheck_cache) c.cache = *v.kcheck_cache;
-    c.isolate = !v.kcheck_no_isolate;
-    c.json = v.kcheck_json;
-    return c;
-}
 
 // CLI11 2.1.2 appends every option a parse meets to the app's parse_order(), a list its
 // clear() leaves as it is: a reused app is built afresh once its lists hold 1024 entries,
@@ -566,50 +495,7 @@ std::unique_ptr<command_line> build_command_line(std::size_t only) {
                  "also the page's NoC address in this chip's encoding: wormhole_b0 | blackhole | grayskull", "ARCH");
     }
 
-    if (wanted("kcheck")) {
-        kcheck = app.add_subcommand("kcheck",
-                                    "run a tt-metal reader and writer on the simulated device, every distribution");
-        kcheck
-            ->add_option("op", v.kcheck_op,
-                         "the op whose program runs the kernels: copy, copy_shards, permute:a,b,..., reduce:D")
-            ->required()
-            ->type_name("OP");
-        add_text(kcheck, "--reader", v.kcheck_reader, "your reader kernel (riscv_0, NoC 0) in place of the op's",
-                 "FILE.cpp");
-        add_text(kcheck, "--writer", v.kcheck_writer, "your writer kernel (riscv_1, NoC 1) in place of the op's",
-                 "FILE.cpp");
-        kcheck->add_flag("--semaphore", v.kcheck_semaphore,
-                         "one semaphore (initially 0) on the kernels' cores, its id the last runtime arg of both");
-        add_text(kcheck, "--cases", v.kcheck_cases, "cases to draw, 1..1000000; default 100", "N");
-        add_text(kcheck, "--seed", v.kcheck_seed, "seed of the drawn cases; default 1", "S");
-        add_text(kcheck, "--max-pages", v.kcheck_max_pages, "pages of any tensor drawn, 1..1048576; default 4096", "N");
-        add_text(kcheck, "--cores", v.kcheck_cores, "most worker cores (and L1 banks) a case uses, 1..8; default 8",
-                 "N");
-        add_text(kcheck, "--page-bytes", v.kcheck_page_bytes,
-                 "page sizes to draw from, multiples of 4 up to 4096; default: three drawn per run", "B,B,...");
-        add_text(kcheck, "--static-percent", v.kcheck_static,
-                 "cases whose accessor words have compile-time parts (each set is a compile), 0..100; default 30", "P");
-        add_text(kcheck, "--case", v.kcheck_case, "run only this case (the JSON a failure's replay line prints)",
-                 "JSON");
-        add_text(kcheck, "--timeout-s", v.kcheck_timeout, "a case running longer is a hang; 1..3600, default 60", "S");
-        add_text(kcheck, "--cache", v.kcheck_cache,
-                 "folder of compiled kernels (default: $NDSHARD_KERNEL_CACHE, else one under the temp dir)", "DIR");
-        kcheck->add_flag("--no-isolate", v.kcheck_no_isolate,
-                         "run cases in this process (a debugger sees the kernel; a crash ends the run)");
-        kcheck->add_flag("--json", v.kcheck_json, "one JSON object on stdout instead of text");
-        kcheck->footer(
-            "\nCompiles the kernels as they are, against ndshard's tt-metal headers (dataflow_api.h,\n"
-            "api/tensor/tensor_accessor.h), and runs the op's program over generated input and output\n"
-            "distributions: every strategy, uneven edge shards, more cores than shards, ranks 1..8,\n"
-            "interleaved, L1 and DRAM, every compile-time/runtime accessor mix. Each case runs in a child\n"
-            "process; every output page is compared with the op's reference, every padding slot with its\n"
-            "sentinel, every NoC access and CB call with its rules. The first failure is shrunk to the\n"
-            "smallest failing distribution and printed with the command that replays it.\n"
-            "Exit 0 when every case passes, 1 when one fails, 2 for a bad flag or op.\n" +
-            examples({"ndshard kcheck copy --cases 20",
-                      "ndshard kcheck copy --reader my_reader.cpp --writer my_writer.cpp --cases 200 --seed 7",
-                      "ndshard kcheck permute:1,0 --page-bytes 16,64 --json > report.json"}));
-    }
+    if (wanted("kcheck")) kcheck = add_kcheck_command(app, v.kcheck);
 
     app.set_version_flag("--version", std::string("ndshard ") + NDSHARD_VERSION_STRING, "print the version and exit");
     return cl;
@@ -793,7 +679,7 @@ parse_result parse_args(std::vector<std::string> args, const parse_options& opti
                 throw usage_error("--format " + quote_value(*v.locate_format) + ": expected text or json");
             result.cmd = c;
         } else if (parsed(kcheck)) {
-            result.cmd = kcheck_of(v, options.allow_files);
+            result.cmd = kcheck_of(v.kcheck, options.allow_files);
         }
     } catch (const CLI::CallForVersion& e) {
         result.output = std::string(e.what()) + "\n";

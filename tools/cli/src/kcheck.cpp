@@ -3,8 +3,13 @@
 #include "ndshard/cli/kcheck.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "flag_help.hpp"
+#include "kcheck_flags.hpp"
+#include "ndshard/cli/spec_input.hpp"
+#include "ndshard/ttsim/kcheck.hpp"
 #include "ops/ops.hpp"
 
 namespace ndshard::cli {
@@ -78,7 +83,102 @@ int run_one_case(const ttsim::op_desc& op, const kcheck_command& c, const ttsim:
     return r.passed ? 0 : 1;
 }
 
+// A value of `flag` in lo..hi.
+std::uint64_t bounded(const std::string& text, const char* flag, std::uint64_t lo, std::uint64_t hi) {
+    const std::uint64_t n = parse_u64(text, flag);
+    if (n < lo || n > hi)
+        throw usage_error(std::string(flag) + " " + quote_value(text) + ": must be between " + std::to_string(lo) +
+                          " and " + std::to_string(hi));
+    return n;
+}
+
+// A kernel source named on the command line, as an absolute path (the simulator compiles it
+// from its own folder).
+std::string kernel_file(const std::string& text, const char* flag) {
+    if (text.empty()) throw usage_error(std::string(flag) + " \"\": give the path of a kernel source file");
+    std::error_code ec;
+    const std::filesystem::path p = std::filesystem::weakly_canonical(std::filesystem::absolute(text, ec), ec);
+    if (ec || !std::filesystem::is_regular_file(p, ec))
+        throw usage_error(std::string(flag) + " " + quote_value(text) + ": not a readable file");
+    return p.string();
+}
+
 }  // namespace
+
+CLI::App* add_kcheck_command(CLI::App& app, kcheck_flags& f) {
+    CLI::App* kcheck =
+        app.add_subcommand("kcheck", "run a tt-metal reader and writer on the simulated device, every distribution");
+    kcheck
+        ->add_option("op", f.op, "the op whose program runs the kernels: copy, copy_shards, permute:a,b,..., reduce:D")
+        ->required()
+        ->type_name("OP");
+    add_text(kcheck, "--reader", f.reader, "your reader kernel (riscv_0, NoC 0) in place of the op's", "FILE.cpp");
+    add_text(kcheck, "--writer", f.writer, "your writer kernel (riscv_1, NoC 1) in place of the op's", "FILE.cpp");
+    kcheck->add_flag("--semaphore", f.semaphore,
+                     "one semaphore (initially 0) on the kernels' cores, its id the last runtime arg of both");
+    add_text(kcheck, "--cases", f.cases, "cases to draw, 1..1000000; default 100", "N");
+    add_text(kcheck, "--seed", f.seed, "seed of the drawn cases; default 1", "S");
+    add_text(kcheck, "--max-pages", f.max_pages, "pages of any tensor drawn, 1..1048576; default 4096", "N");
+    add_text(kcheck, "--cores", f.cores, "most worker cores (and L1 banks) a case uses, 1..8; default 8", "N");
+    add_text(kcheck, "--page-bytes", f.page_bytes,
+             "page sizes to draw from, multiples of 4 up to 4096; default: three drawn per run", "B,B,...");
+    add_text(kcheck, "--static-percent", f.static_percent,
+             "cases whose accessor words have compile-time parts (each set is a compile), 0..100; default 30", "P");
+    add_text(kcheck, "--case", f.one_case, "run only this case (the JSON a failure's replay line prints)", "JSON");
+    add_text(kcheck, "--timeout-s", f.timeout, "a case running longer is a hang; 1..3600, default 60", "S");
+    add_text(kcheck, "--cache", f.cache,
+             "folder of compiled kernels (default: $NDSHARD_KERNEL_CACHE, else one under the temp dir)", "DIR");
+    kcheck->add_flag("--no-isolate", f.no_isolate,
+                     "run cases in this process (a debugger sees the kernel; a crash ends the run)");
+    kcheck->add_flag("--json", f.json, "one JSON object on stdout instead of text");
+    kcheck->footer(
+        "\nCompiles the kernels as they are, against ndshard's tt-metal headers (dataflow_api.h,\n"
+        "api/tensor/tensor_accessor.h), and runs the op's program over generated input and output\n"
+        "distributions: every strategy, uneven edge shards, more cores than shards, ranks 1..8,\n"
+        "interleaved, L1 and DRAM, every compile-time/runtime accessor mix. Each case runs in a child\n"
+        "process; every output page is compared with the op's reference, every padding slot with its\n"
+        "sentinel, every NoC access and CB call with its rules. The first failure is shrunk to the\n"
+        "smallest failing distribution and printed with the command that replays it.\n"
+        "Exit 0 when every case passes, 1 when one fails, 2 for a bad flag or op.\n" +
+        examples({"ndshard kcheck copy --cases 20",
+                  "ndshard kcheck copy --reader my_reader.cpp --writer my_writer.cpp --cases 200 --seed 7",
+                  "ndshard kcheck permute:1,0 --page-bytes 16,64 --json > report.json"}));
+    return kcheck;
+}
+
+kcheck_command kcheck_of(const kcheck_flags& f, bool allow_files) {
+    kcheck_command c;
+    c.op = f.op;
+    if (!allow_files && (f.reader || f.writer || f.cache))
+        throw usage_error("--reader, --writer and --cache name files, which this caller does not allow");
+    if (f.reader) c.reader = kernel_file(*f.reader, "--reader");
+    if (f.writer) c.writer = kernel_file(*f.writer, "--writer");
+    c.semaphore = f.semaphore;
+    if (f.cases) c.cases = bounded(*f.cases, "--cases", 1, 1000000);
+    if (f.seed) c.seed = parse_u64(*f.seed, "--seed");
+    if (f.max_pages) c.max_pages = static_cast<std::uint32_t>(bounded(*f.max_pages, "--max-pages", 1, 1U << 20));
+    if (f.cores) c.max_cores = static_cast<std::uint32_t>(bounded(*f.cores, "--cores", 1, 8));
+    if (f.static_percent)
+        c.static_percent = static_cast<std::uint32_t>(bounded(*f.static_percent, "--static-percent", 0, 100));
+    if (f.timeout) c.timeout_s = static_cast<std::uint32_t>(bounded(*f.timeout, "--timeout-s", 1, 3600));
+    if (f.page_bytes) {
+        const shape sizes = parse_shape(*f.page_bytes, "--page-bytes");
+        for (const std::uint64_t b : sizes) {
+            if (b == 0 || b % 4 != 0 || b > 4096)
+                throw usage_error("--page-bytes " + quote_value(*f.page_bytes) + ": page size " + std::to_string(b) +
+                                  " is not a multiple of 4 in 4..4096 (a page holds whole words)");
+            c.page_bytes.push_back(static_cast<std::uint32_t>(b));
+        }
+    }
+    if (f.one_case) {
+        (void)ttsim::parse_case(*f.one_case);  // spec_error, naming the bad part, before any work
+        c.one_case = *f.one_case;
+    }
+    if (f.cache) c.cache = *f.cache;
+    c.isolate = !f.no_isolate;
+    c.json = f.json;
+    return c;
+}
 
 int run_kcheck(const kcheck_command& c, std::ostream& out) {
     kernels::kernel_swap swap;

@@ -208,7 +208,7 @@ std::vector<std::vector<std::optional<big>>> slot_table(const model&);
 std::vector<big> pages_of_shard(const model&, const big& shard_id);  // real pages, device (slot) order
 std::vector<big> local_pages(const model&, const big& core_index);   // real pages on the core, device order
 
-// Legacy and interleaved placements, written out separately (SEMANTICS section 4).
+// Legacy and interleaved placements, written out separately (docs/semantics.md).
 // The tensor is seen as 2D [H, W] pages; arguments out of range throw std::out_of_range.
 struct bank_offset {
   big bank, offset;

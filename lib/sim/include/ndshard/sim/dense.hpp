@@ -1,6 +1,6 @@
 // ndshard/sim/dense.hpp - plain host tensors and the dense oracle of the kernels.
 //
-// A tensor is a grid of pages (row-major page ids, as in SEMANTICS section 1), each page
+// A tensor is a grid of pages (row-major page ids, as in docs/semantics.md), each page
 // `page_elems` int32 values. The oracle functions compute each op naively over the
 // dense grid and share nothing with the device path (no accessor, no mapping): they are
 // what the simulated kernels are checked against. Arithmetic wraps modulo 2^32, so

@@ -18,6 +18,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "ndshard/testkit/splitmix64.hpp"
+
 namespace ndshard::testkit {
 
 class entropy {
@@ -33,16 +35,11 @@ public:
     }
 };
 
-// splitmix64: deterministic per seed.
+// splitmix64 (splitmix64.hpp): deterministic per seed.
 class random_entropy final : public entropy {
 public:
-    explicit random_entropy(std::uint64_t seed) : state_(seed) {}
-    std::uint64_t next() {
-        std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ULL);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-        return z ^ (z >> 31);
-    }
+    explicit random_entropy(std::uint64_t seed) : gen_{seed} {}
+    std::uint64_t next() { return gen_.next(); }
     std::uint64_t between(std::uint64_t lo, std::uint64_t hi) override {
         const std::uint64_t span = hi - lo;
         if (span == std::numeric_limits<std::uint64_t>::max()) return next();
@@ -50,7 +47,7 @@ public:
     }
 
 private:
-    std::uint64_t state_;
+    splitmix64 gen_;
 };
 
 // Decodes a fuzzer's bytes: each choice takes just enough bytes for its range (none for
