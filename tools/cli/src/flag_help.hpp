@@ -11,7 +11,7 @@
 namespace ndshard::cli {
 
 inline void add_text(CLI::App* app, const std::string& names, std::optional<std::string>& into, const std::string& help,
-              const std::string& type) {
+                     const std::string& type) {
     app->add_option_function<std::string>(
            names, [&into](const std::string& v) { into = v; }, help)
         ->type_name(type);
