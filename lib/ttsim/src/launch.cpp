@@ -563,7 +563,9 @@ std::byte* launch_state::endpoint_bytes(core_coord at, std::uint32_t addr, std::
 // A transfer into (`into`) or out of a circular buffer must stay in pages a kernel holds:
 // reserved at its back and not pushed, or waited for at its front and not popped.
 void launch_state::check_cb_window(kernel_services& who, std::uint32_t addr, std::uint32_t size, bool into) {
-    for (auto& [id, c] : cbs(who.core())) {
+    for (auto& entry : cbs(who.core())) {
+        const auto id = entry.first;  // not a structured binding: clang 14 cannot capture one
+        auto& c = entry.second;
         if (addr >= c.end() || std::uint64_t{addr} + size <= c.base) continue;
         // Held pages from `from`, which may wrap around the end.
         const auto held = [&](std::uint32_t from, std::uint32_t pages) {
