@@ -136,6 +136,8 @@ function(ndshard_add_property)
   set(target property_${_ndshard_NAME})
   _ndshard_add_gtest_executable(ndshard_add_property ${target}
     ndshard::oracle ndshard::testkit rapidcheck_gtest rapidcheck GTest::gtest_main GTest::gtest)
+  # props/CMakeLists.txt gathers these into the target `properties` (what verify.sh builds).
+  set_property(GLOBAL APPEND PROPERTY NDSHARD_PROPERTY_TARGETS ${target})
   # See the header comment: the wrapper fills RC_PARAMS defaults without overriding the user's.
   # scripts/run_properties.py relies on the executable being the LAST word of this command.
   string(STRIP "max_success=${NDSHARD_RC_MAX_SUCCESS} ${NDSHARD_RC_EXTRA_PARAMS}" rc_defaults)
