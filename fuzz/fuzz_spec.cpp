@@ -157,8 +157,7 @@ std::vector<std::uint64_t> check_page(const distribution& d, const oracle::model
     NDSHARD_FUZZ_CHECK(big(d.cores[at.core].x) == loc.core.x && big(d.cores[at.core].y) == loc.core.y,
                        "page " << page << " core coordinate " << to_string(d.cores[at.core]));
 
-    shape q = l.grid;
-    detail::shard_coord_of(l, at.shard_id, q);
+    const shape q = l.shard_coord(at.shard_id);
     NDSHARD_FUZZ_CHECK(same(q, loc.shard_coord),
                        "page " << page << " shard coordinate " << to_string(q) << " vs " << str(loc.shard_coord));
 

@@ -4,6 +4,8 @@
 //   @post locate is injective, and page_at(locate(p)) == p
 //   @post a slot holds a page (page_at(c, o) == q) exactly when locate(q) == (c, o);
 //         the real slots number num_pages, all others are padding
+//   and the coordinates on the way: page id <-> page coordinate, shard coordinate, a
+//   shard's real (non-padding) shape, each against the oracle
 //
 // Small specs are walked whole and their slot table compared with the oracle's; specs
 // near 2^32 pages are sampled (first/last pages, shard edges, random ones) and every
@@ -133,6 +135,47 @@ RC_GTEST_PROP(bijectivity, every_page_has_its_own_slot_and_back, ()) {
             for (uint64_t o = 0; o < n.reserved; ++o) check_slot(d.layout, m, c, o);
     } else {
         check_sampled(e, d, m, n);
+    }
+}
+
+// The coordinate questions of the public API against the oracle, page by page:
+//   @post page_id_of(page_coord_of(p)) == p, and the oracle locates that coordinate where
+//         it locates p
+//   @post shard_coord(s) is the oracle's shard coordinate of every page of shard s
+//   @post real_shard_shape(s)[k] is one more than the largest within-shard coordinate along
+//         k of s's pages (their oracle in-shard offsets, split over the shard shape)
+RC_GTEST_PROP(bijectivity, page_and_shard_coordinates_match_the_oracle, ()) {
+    tk::rc_entropy e;
+    const ndshard::distribution d = tk::generate_distribution(e, {.max_pages = 2048});
+    tk::log_and_classify(d.spec, {"uneven", "cores>shards", "zero_dim"});
+
+    const oracle::model m = tk::accepted_model(d.spec);
+    const ndshard::page_layout& l = d.layout;
+    const std::size_t r = m.shard_pages.size();
+    RC_ASSERT(l.num_shards == tk::to_u64(m.num_shards));
+    // Per shard: the largest within-shard coordinate seen along each dim, plus one.
+    std::vector<std::vector<uint64_t>> seen(l.num_shards, std::vector<uint64_t>(r, 0));
+    for (uint64_t p = 0; p < d.num_pages(); ++p) {
+        const ndshard::shape c = d.page_coord_of(p);
+        RC_ASSERT(d.page_id_of(c) == p);
+        const oracle::location by_id = oracle::locate(m, oracle::big(p));
+        const oracle::location by_coord = oracle::locate(m, std::vector<oracle::big>(c.begin(), c.end()));
+        RC_ASSERT(by_coord.core_index == by_id.core_index);
+        RC_ASSERT(by_coord.device_offset == by_id.device_offset);
+
+        const uint64_t s = tk::to_u64(by_id.shard_id);
+        const ndshard::shape q = l.shard_coord(s);
+        RC_ASSERT(std::vector<oracle::big>(q.begin(), q.end()) == by_id.shard_coord);
+        oracle::big in = by_id.in_shard_offset;
+        for (std::size_t k = r; k-- > 0;) {
+            const uint64_t along = tk::to_u64(in % m.shard_pages[k]);
+            in /= m.shard_pages[k];
+            seen[s][k] = std::max(seen[s][k], along + 1);
+        }
+    }
+    for (uint64_t s = 0; s < l.num_shards; ++s) {
+        const ndshard::shape real = l.real_shard_shape(s);
+        RC_ASSERT(std::vector<uint64_t>(real.begin(), real.end()) == seen[s]);
     }
 }
 

@@ -9,7 +9,7 @@
 // with no division instruction and no library call: a quotient is one mulhu by a
 // reciprocal made at construction (fast_divider.hpp), or a compile-time multiply-and-shift.
 // The mapping formulas are detail/place.hpp's, shared with the host layout; the runtime
-// words' decoding is detail/decode.hpp; the iterators are iterators.hpp.
+// words' decoding is detail/decode.hpp; the iterators are detail/iterators.hpp.
 //
 // Runtime words are borrowed, not copied: they must outlive the accessor.
 // Freestanding, C++17 and C++20.
@@ -535,7 +535,7 @@ public:
         return with_view([&](const auto& v) NDSHARD_INLINE_LAMBDA { return detail::deal(v, shard_id); });
     }
 
-    // --- iteration (iterators.hpp) ---
+    // --- iteration (detail/iterators.hpp) ---
     class page_iterator;
     class shard_iterator;
     class local_iterator;
@@ -768,7 +768,7 @@ struct accessor_view {
 }  // namespace detail
 }  // namespace ndshard
 
-#include "ndshard/iterators.hpp"
+#include "ndshard/detail/iterators.hpp"  // the iterators nested in accessor<CT>, defined out of class
 
 #if NDSHARD_HOSTED
 namespace ndshard {

@@ -28,9 +28,9 @@
 // NDSHARD_INLINE marks functions, NDSHARD_INLINE_LAMBDA lambdas (after the parameters).
 // NDSHARD_COLD keeps error paths (message building) out of line.
 // NDSHARD_NO_FORCE_INLINE (defined by the build, not here) leaves inlining to the compiler:
-// the sanitizer presets define it, where forcing every helper inline multiplies the
-// instrumented code (clang's ASan+UBSan took 394 s on one property file, 136 s for gcc -O1)
-// and buys nothing, since inlining changes no result.
+// the test presets define it (CMakeLists.txt, NDSHARD_FORCE_INLINE), where forcing every
+// helper inline multiplies the code each test instantiates and buys nothing, since
+// inlining changes no result.
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(NDSHARD_NO_FORCE_INLINE)
 #define NDSHARD_INLINE [[gnu::always_inline]]
 #define NDSHARD_INLINE_LAMBDA __attribute__((always_inline))

@@ -38,6 +38,16 @@ struct distribution {
     [[nodiscard]] std::uint64_t byte_address(std::uint64_t device_offset) const noexcept {
         return bank_base + device_offset * aligned_page_size;
     }
+    // Page id -> its coordinate in the tensor's own rank, the inverse of page_id_of:
+    // 20 in [3,7,5] -> [0,4,0]. (A page past the last one wraps, as page_id_of's sum does.)
+    [[nodiscard]] shape page_coord_of(std::uint64_t page) const noexcept {
+        shape c = tensor_pages;
+        for (std::size_t d = c.rank(); d-- > 0;) {
+            c[d] = tensor_pages[d] == 0 ? 0 : page % tensor_pages[d];
+            if (tensor_pages[d] != 0) page /= tensor_pages[d];
+        }
+        return c;
+    }
     // Page coordinate in the tensor's own rank -> page id.
     template <class Coord>
     [[nodiscard]] std::uint64_t page_id_of(const Coord& coord) const noexcept {

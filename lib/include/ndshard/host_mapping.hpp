@@ -50,10 +50,8 @@ inline std::vector<std::vector<page_run>> page_runs(const distribution& d) {
         for (std::uint64_t slot = 0;; ++slot) {
             const auto s = l.shard_in_slot(core, slot);
             if (!s) break;
-            shape q = l.grid;
-            detail::shard_coord_of(l, *s, q);
-            shape limit = l.shard;
-            for (std::size_t k = 0; k < r; ++k) limit[k] = detail::real_extent(l.tensor[k], l.shard[k], q[k]);
+            const shape q = l.shard_coord(*s);
+            const shape limit = l.real_shard_shape(*s);
             // Odometer over the shard's real rows (every dim but the last).
             shape row = l.shard;
             for (std::size_t k = 0; k < r; ++k) row[k] = 0;

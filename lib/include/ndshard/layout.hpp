@@ -46,6 +46,13 @@ struct page_layout {
     template <class Coord>
     [[nodiscard]] constexpr page_place<std::uint64_t> locate_coord(const Coord& c) const;
 
+    // Shard id -> its coordinate in the shard grid G, row-major:
+    // [3,7,5]/[2,2,2] (G = [2,4,3]): shard 6 -> [0,2,0], shard 23 -> [1,3,2].
+    [[nodiscard]] constexpr shape shard_coord(std::uint64_t s) const noexcept;
+    // The real (non-padding) extent of shard s along each dim, min(S[d], T[d] - q[d] * S[d]):
+    // [3,7,5]/[2,2,2]: shard 6 -> [2,2,2], shard 23 (the far corner) -> [1,1,1].
+    [[nodiscard]] constexpr shape real_shard_shape(std::uint64_t s) const noexcept;
+
     // Shard id -> (core, slot); its first page sits at slot * vol(S).
     [[nodiscard]] constexpr deal_result<std::uint64_t> shard_home(std::uint64_t s) const;
 
@@ -95,12 +102,6 @@ struct layout_view {
     }
     constexpr std::uint64_t shards_per_core_floor() const { return l.num_cores == 0 ? 0 : l.num_shards / l.num_cores; }
 };
-
-// Shard id -> grid coordinate for a layout (detail/place.hpp's formula over layout_view).
-template <class I, class Out>
-constexpr void shard_coord_of(const page_layout& l, I shard, Out& out) noexcept {
-    detail::shard_coord_of(layout_view{l}, static_cast<std::uint64_t>(shard), out);
-}
 
 }  // namespace detail
 
@@ -177,12 +178,23 @@ constexpr std::optional<std::uint64_t> page_layout::shard_in_slot(std::uint64_t 
     return s;
 }
 
+constexpr shape page_layout::shard_coord(std::uint64_t s) const noexcept {
+    shape q = grid;
+    detail::shard_coord_of(detail::layout_view{*this}, s, q);
+    return q;
+}
+
+constexpr shape page_layout::real_shard_shape(std::uint64_t s) const noexcept {
+    shape e = shard_coord(s);
+    for (std::size_t d = 0; d < rank(); ++d) e[d] = detail::real_extent(tensor[d], shard[d], e[d]);
+    return e;
+}
+
 constexpr std::optional<std::uint64_t> page_layout::page_at(std::uint64_t core, std::uint64_t offset) const {
     if (shard_volume == 0 || offset >= reserved_pages_per_core()) return std::nullopt;
     const auto s = shard_in_slot(core, offset / shard_volume);
     if (!s) return std::nullopt;
-    shape q = grid;
-    detail::shard_coord_of(detail::layout_view{*this}, *s, q);
+    const shape q = shard_coord(*s);
     std::uint64_t in = offset % shard_volume;
     std::uint64_t page = 0;
     for (std::size_t d = rank(); d-- > 0;) {

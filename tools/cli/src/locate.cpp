@@ -27,17 +27,6 @@ std::string hex(std::uint64_t v) {
 
 std::string core_text(core_coord c) { return "(" + std::to_string(c.x) + "," + std::to_string(c.y) + ")"; }
 
-// Page id -> coordinate over the tensor's page grid, last dim fastest (the inverse of
-// distribution::page_id_of): 20 in [3,7,5] -> [0,4,0].
-std::vector<std::uint64_t> page_coord_of(const distribution& d, std::uint64_t page) {
-    std::vector<std::uint64_t> coord(d.tensor_pages.rank(), 0);
-    for (std::size_t k = coord.size(); k-- > 0;) {
-        coord[k] = page % d.tensor_pages[k];
-        page /= d.tensor_pages[k];
-    }
-    return coord;
-}
-
 std::uint64_t core_index_of(const distribution& d, core_coord core) {
     const auto at = std::find(d.cores.begin(), d.cores.end(), core);
     if (at == d.cores.end())
@@ -116,10 +105,10 @@ page_location locate_page(const distribution& d, std::uint64_t page) {
     const page_place<std::uint64_t> at = l.locate(page);
     page_location p;
     p.page = page;
-    p.coord = page_coord_of(d, page);
+    const shape coord = d.page_coord_of(page);
+    p.coord.assign(coord.begin(), coord.end());
     p.shard = at.shard_id;
-    shape q = l.grid;
-    detail::shard_coord_of(l, at.shard_id, q);
+    const shape q = l.shard_coord(at.shard_id);
     p.shard_coord.assign(q.begin(), q.end());
     p.core_index = at.core;
     p.core = d.cores[at.core];

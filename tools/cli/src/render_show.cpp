@@ -94,8 +94,7 @@ void write_show(const distribution& d, std::ostream& out, bool color, draw_level
                         << "  0/" << l.shard_volume << "\n";
                     continue;
                 }
-                shape coord = l.grid;
-                detail::shard_coord_of(l, *shard_id, coord);
+                const shape coord = l.shard_coord(*shard_id);
                 const std::uint64_t real = l.pages_in_shard(*shard_id);
                 // Rounded up, so a shard with any page shows at least one '#'.
                 const std::uint64_t filled = (real * bar_width + l.shard_volume - 1) / l.shard_volume;
@@ -127,8 +126,7 @@ void write_show(const distribution& d, std::ostream& out, bool color, draw_level
                 out << "  slot " << slot << "  no shard (" << plural(l.shard_volume, "padding page") << ")\n";
                 continue;
             }
-            shape coord = l.grid;
-            detail::shard_coord_of(l, *shard_id, coord);
+            const shape coord = l.shard_coord(*shard_id);
             out << "  slot " << slot << "  shard " << *shard_id << " at " << to_string(coord) << "\n";
             for (std::uint64_t band = 0; band < planes; band += planes_per_band) {
                 const std::uint64_t band_end = std::min(planes, band + planes_per_band);

@@ -203,8 +203,7 @@ std::vector<cell> collect_cells(const distribution& d, const shape& ext, const a
         folded.push_back(lead);
         for (std::size_t a = k; a < r; ++a) folded.push_back(coord[a]);
         const page_place<std::uint64_t> at = l.locate_coord(folded);
-        shape q = l.grid;
-        detail::shard_coord_of(l, at.shard_id, q);
+        const shape q = l.shard_coord(at.shard_id);
         c.core = at.core;
         if (c.real) c.page = d.page_id_of(coord);
         c.gap_dep = gap_along(ax.dep, q);
@@ -427,22 +426,21 @@ part draw_shards(const distribution& d, const style& st) {
                    6.0, 40.0);
     const double pitch_x = (static_cast<double>(cols) + 1.5) * s;
     const double pitch_y = (static_cast<double>(rows) + 1.5 + caption) * s;
-    // The real extent of a shard at grid position q along dim a, as a fraction of S[a].
-    auto share = [&](std::size_t a, std::uint64_t q) {
-        const std::uint64_t left = l.tensor[a] - q * l.shard[a];
-        return static_cast<double>(std::min(left, l.shard[a])) / static_cast<double>(l.shard[a]);
+    // The real extent of a shard along dim a, as a fraction of S[a].
+    auto share = [&](const shape& real_shape, std::size_t a) {
+        return static_cast<double>(real_shape[a]) / static_cast<double>(l.shard[a]);
     };
     text_out body;
-    shape q = l.grid;
     for (std::uint64_t id = 0; id < l.num_shards; ++id) {
-        detail::shard_coord_of(l, id, q);
+        const shape q = l.shard_coord(id);
+        const shape real_shape = l.real_shard_shape(id);
         const std::uint64_t block = id / (cols * rows);
         const double x = static_cast<double>(block % per_row) * pitch_x + static_cast<double>(q[r - 1]) * s;
         const double y =
             static_cast<double>(block / per_row) * pitch_y + static_cast<double>(r >= 2 ? q[r - 2] : 0) * s;
         const std::uint64_t core = l.shard_home(id).core;
         const std::string colour = hex(core_colour(core));
-        const double w = s * share(r - 1, q[r - 1]), h = r >= 2 ? s * share(r - 2, q[r - 2]) : s;
+        const double w = s * share(real_shape, r - 1), h = r >= 2 ? s * share(real_shape, r - 2) : s;
         const std::uint64_t real = l.pages_in_shard(id);
         if (real != l.shard_volume)
             body << "<rect class=\"shard-pad\" x=\"" << num(x) << "\" y=\"" << num(y) << "\" width=\"" << num(s)

@@ -1,4 +1,5 @@
-// ndshard/iterators.hpp - the accessor's page iterators (included by accessor.hpp).
+// ndshard/detail/iterators.hpp - the accessor's page iterators: accessor.hpp includes this
+// at its end, after the class they are nested in; it is not included on its own.
 //
 // All three walk runs: consecutive pages along the last dim inside one shard, which are
 // consecutive page ids at consecutive device offsets in one bank. A step inside a run is
@@ -11,8 +12,6 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-
-#include "ndshard/accessor.hpp"
 
 namespace ndshard {
 namespace detail {
