@@ -138,12 +138,6 @@ function(ndshard_add_property)
     ndshard::oracle ndshard::testkit rapidcheck_gtest rapidcheck GTest::gtest_main GTest::gtest)
   # props/CMakeLists.txt gathers these into the target `properties` (what verify.sh builds).
   set_property(GLOBAL APPEND PROPERTY NDSHARD_PROPERTY_TARGETS ${target})
-  # Under the sanitizers a property's own sources compile at -O0: ASan and UBSan check the
-  # same there, and clang's optimizer over the accessor's hundred-odd instantiations is what
-  # made these files slow (props/accessor.cpp 230 s of CPU at -O1, 59 s at -O0).
-  if(NDSHARD_SANITIZE)
-    target_compile_options(${target} PRIVATE -O0)
-  endif()
   # See the header comment: the wrapper fills RC_PARAMS defaults without overriding the user's.
   # scripts/run_properties.py relies on the executable being the LAST word of this command.
   string(STRIP "max_success=${NDSHARD_RC_MAX_SUCCESS} ${NDSHARD_RC_EXTRA_PARAMS}" rc_defaults)
