@@ -194,7 +194,35 @@ static_assert(v7b());
 static_assert(v8());
 static_assert(picture());
 
+// The picture's geometry as detail::build_shape derives it (place.hpp's worked example), and
+// page_in_shard, the inverse of locate's digits, on a real page and on padding.
+constexpr bool picture_geometry() {
+    const page_layout l = make_page_layout({3, 7, 5}, {2, 2, 2}, 6, deal_rule::contiguous);
+    const bool strides = l.grid == ndshard::shape{2, 4, 3} && l.tensor_stride == ndshard::shape{35, 5, 1} &&
+                         l.shard_stride == ndshard::shape{4, 2, 1} && l.grid_stride == ndshard::shape{12, 3, 1};
+    const bool totals = l.num_pages == 105 && l.num_shards == 24 && l.shard_volume == 8 && l.shards_per_block == 4 &&
+                        l.max_shards_per_core == 4;
+    const auto page = l.page_in_shard(ndshard::shape{0, 2, 0}, ndshard::shape{1, 0, 1});
+    const auto pad_page = l.page_in_shard(ndshard::shape{1, 3, 2}, ndshard::shape{0, 1, 0});
+    return strides && totals && page == 56U && !pad_page && l.page_at(1, 21) == 56U;
+}
+static_assert(picture_geometry());
+
+// place.hpp's requirement on a geometry, as concepts: the host's view meets it; a deal alone
+// (tt/interleaved.hpp's kind) meets only the deal's; a signed index meets neither.
+struct deal_only {
+    uint64_t deal_div(uint64_t s) const { return s / 4; }
+    uint64_t num_cores_of() const { return 4; }
+    uint64_t deal_block() const { return 1; }
+    static constexpr bool contiguous_deal() { return false; }
+};
+static_assert(ndshard::detail::placement_geometry<ndshard::detail::layout_view, uint64_t>);
+static_assert(ndshard::detail::deal_geometry<deal_only, uint64_t>);
+static_assert(!ndshard::detail::placement_geometry<deal_only, uint64_t>);
+static_assert(!ndshard::detail::deal_geometry<ndshard::detail::layout_view, std::int64_t>);
+
 TEST(conformance, v1) { EXPECT_TRUE(v1()); }
+TEST(conformance, picture_geometry) { EXPECT_TRUE(picture_geometry()); }
 TEST(conformance, v4) { EXPECT_TRUE(v4()); }
 TEST(conformance, v7a) { EXPECT_TRUE(v7a()); }
 TEST(conformance, v7b) { EXPECT_TRUE(v7b()); }

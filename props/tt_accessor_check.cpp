@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "ndshard/testkit/coords.hpp"
+#include "ndshard/specio/text.hpp"
 #include "ndshard/testkit/entropy.hpp"
 
 namespace ndshard::props::tt {
@@ -20,15 +21,7 @@ using testkit::to_u64;
 namespace {
 
 std::string show(core_coord c) { return "(" + std::to_string(c.x) + "," + std::to_string(c.y) + ")"; }
-std::string hex(std::uint64_t v) {
-    static const char digits[] = "0123456789abcdef";
-    std::string out;
-    do {
-        out.insert(out.begin(), digits[v & 15U]);
-        v >>= 4;
-    } while (v != 0);
-    return "0x" + out;
-}
+using specio::hex;
 std::string show(const std::vector<page_seen>& w) {
     std::string out = "[";
     for (std::size_t i = 0; i < w.size() && i < 12; ++i)

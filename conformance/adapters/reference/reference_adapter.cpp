@@ -26,45 +26,6 @@ struct ndsc_handle {
 
 namespace {
 
-// The C spec as ndshard's plain value. A rank above 8 reaches shape::push_back's own
-// rank check (spec_error "rank") before any entry past the C array is read.
-ndshard::distribution_spec to_spec(const ndsc_spec& c) {
-    ndshard::distribution_spec s;
-    for (std::uint32_t d = 0; d < c.rank; ++d) s.tensor.push_back(d < NDSC_MAX_RANK ? c.tensor[d] : 0);
-    for (std::uint32_t d = 0; d < c.shard_rank; ++d) s.shard.push_back(d < NDSC_MAX_RANK ? c.shard[d] : 1);
-    switch (c.page_kind) {
-        case NDSC_PAGES:
-            s.page.kind = ndshard::page_kind::pages;
-            break;
-        case NDSC_TILE:
-            s.page.kind = ndshard::page_kind::tile;
-            break;
-        default:
-            s.page.kind = ndshard::page_kind::row_major;
-            break;
-    }
-    s.page.tile_h = c.tile_h;
-    s.page.tile_w = c.tile_w;
-    s.element_size = c.element_size;
-    s.alignment = c.alignment;
-    for (std::uint32_t i = 0; i < c.num_ranges; ++i)
-        s.cores.push_back({{c.ranges[i].x0, c.ranges[i].y0}, {c.ranges[i].x1, c.ranges[i].y1}});
-    s.orient = c.orientation == NDSC_COL_MAJOR ? ndshard::orientation::col_major : ndshard::orientation::row_major;
-    switch (c.strategy) {
-        case NDSC_CONTIGUOUS_1D:
-            s.strat = ndshard::strategy::contiguous_1d;
-            break;
-        case NDSC_GRID_2D:
-            s.strat = ndshard::strategy::grid_2d;
-            break;
-        default:
-            s.strat = ndshard::strategy::round_robin_1d;
-            break;
-    }
-    s.bank_base = c.bank_base;
-    return s;
-}
-
 int answer(const ndsc_handle* h, const ndshard::page_place<std::uint64_t>& at, ndsc_location* out) {
     const ndshard::core_coord core = h->dist.cores[at.core];
     return ndsc_support::put_location(out, core.x, core.y, h->dist.byte_address(at.device_offset));
@@ -89,8 +50,9 @@ NDSC_EXPORT int ndsc_describe(ndsc_info* info) {
 
 NDSC_EXPORT int ndsc_create(const ndsc_spec* spec, ndsc_handle** out, char* reason, size_t reason_size) {
     if (out == nullptr || !ndsc_support::spec_in_abi_domain(spec)) return NDSC_UNSUPPORTED;
-    try {
-        auto h = std::make_unique<ndsc_handle>(ndsc_handle{ndshard::make_distribution(to_spec(*spec)), {}, false});
+    return ndsc_support::create_or_reject(reason, reason_size, [&]() -> int {
+        auto h = std::make_unique<ndsc_handle>(
+            ndsc_handle{ndshard::make_distribution(ndsc_support::to_spec(*spec)), {}, false});
         try {
             h->words = ndshard::make_accessor_words(h->dist, ndshard::arg::all_runtime);
             h->has_words = true;
@@ -100,13 +62,7 @@ NDSC_EXPORT int ndsc_create(const ndsc_spec* spec, ndsc_handle** out, char* reas
         }
         *out = h.release();
         return NDSC_OK;
-    } catch (const ndshard::spec_error& e) {
-        ndsc_support::write_reason(reason, reason_size, e.what());
-        return NDSC_REJECTED;
-    } catch (const std::bad_alloc&) {
-        ndsc_support::write_reason(reason, reason_size, "out of memory");
-        return NDSC_UNSUPPORTED;
-    }
+    });
 }
 
 NDSC_EXPORT void ndsc_destroy(ndsc_handle* h) { delete h; }
@@ -176,23 +132,19 @@ NDSC_EXPORT int ndsc_thread_pages(const ndsc_handle* h, uint32_t thread, uint32_
                                   uint64_t capacity, uint64_t* count) {
     if (count == nullptr || threads == 0 || thread >= threads) return NDSC_OUT_OF_RANGE;
     if (!h->has_words) return NDSC_UNSUPPORTED;
-    std::uint64_t held = 0;
-    try {
-        with_accessor(h, [&](const auto& a) {
-            for (const ndshard::page_ref r : a.pages(thread, threads)) {
-                if (held < capacity && pages != nullptr) {
+    return ndsc_support::put_page_locations(pages, capacity, count, [&](const auto& put) {
+        try {
+            with_accessor(h, [&](const auto& a) {
+                for (const ndshard::page_ref r : a.pages(thread, threads)) {
                     const ndshard::noc_addr at = a.noc_address_of(r);
-                    pages[held] = ndsc_page_location{r.page_id, at.x, at.y, at.addr};
+                    put(ndsc_page_location{r.page_id, at.x, at.y, at.addr});
                 }
-                ++held;
-            }
-        });
-    } catch (const std::exception&) {
-        return NDSC_UNSUPPORTED;
-    }
-    *count = held;
-    if (held > capacity) return NDSC_BUFFER_TOO_SMALL;
-    return held > 0 && pages == nullptr ? NDSC_OUT_OF_RANGE : NDSC_OK;
+            });
+        } catch (const std::exception&) {
+            return NDSC_UNSUPPORTED;
+        }
+        return NDSC_OK;
+    });
 }
 
 }  // extern "C"

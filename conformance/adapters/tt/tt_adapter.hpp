@@ -28,29 +28,6 @@ inline int describe(ndsc_info* info, const char* name, std::uint32_t strategies)
     return status;
 }
 
-// The C spec as ndshard's plain value. A rank above 8 reaches shape::push_back's own rank
-// check (spec_error "rank") before any entry past the C array is read.
-inline ndshard::distribution_spec to_spec(const ndsc_spec& c) {
-    ndshard::distribution_spec s;
-    for (std::uint32_t d = 0; d < c.rank; ++d) s.tensor.push_back(d < NDSC_MAX_RANK ? c.tensor[d] : 0);
-    for (std::uint32_t d = 0; d < c.shard_rank; ++d) s.shard.push_back(d < NDSC_MAX_RANK ? c.shard[d] : 1);
-    s.page.kind = c.page_kind == NDSC_PAGES  ? ndshard::page_kind::pages
-                  : c.page_kind == NDSC_TILE ? ndshard::page_kind::tile
-                                             : ndshard::page_kind::row_major;
-    s.page.tile_h = c.tile_h;
-    s.page.tile_w = c.tile_w;
-    s.element_size = c.element_size;
-    s.alignment = c.alignment;
-    for (std::uint32_t i = 0; i < c.num_ranges; ++i)
-        s.cores.push_back({{c.ranges[i].x0, c.ranges[i].y0}, {c.ranges[i].x1, c.ranges[i].y1}});
-    s.orient = c.orientation == NDSC_COL_MAJOR ? ndshard::orientation::col_major : ndshard::orientation::row_major;
-    s.strat = c.strategy == NDSC_CONTIGUOUS_1D ? ndshard::strategy::contiguous_1d
-              : c.strategy == NDSC_GRID_2D     ? ndshard::strategy::grid_2d
-                                               : ndshard::strategy::round_robin_1d;
-    s.bank_base = c.bank_base;
-    return s;
-}
-
 // Whether every core of the spec's ranges fits the words' 8 bits (the declared domain).
 inline bool coordinates_fit(const ndshard::distribution_spec& s) {
     for (const ndshard::core_range& r : s.cores)

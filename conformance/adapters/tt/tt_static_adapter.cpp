@@ -117,8 +117,8 @@ NDSC_EXPORT int ndsc_describe(ndsc_info* info) {
 
 NDSC_EXPORT int ndsc_create(const ndsc_spec* spec, ndsc_handle** out, char* reason, size_t reason_size) {
     if (out == nullptr || !ndsc_support::spec_in_abi_domain(spec)) return NDSC_UNSUPPORTED;
-    try {
-        const ndshard::distribution_spec s = ndsc_tt::to_spec(*spec);
+    return ndsc_support::create_or_reject(reason, reason_size, [&]() -> int {
+        const ndshard::distribution_spec s = ndsc_support::to_spec(*spec);
         if (!ndsc_tt::coordinates_fit(s)) return NDSC_UNSUPPORTED;
         auto h = std::make_unique<ndsc_handle>();
         h->dist = ndshard::make_distribution(s);
@@ -128,13 +128,7 @@ NDSC_EXPORT int ndsc_create(const ndsc_spec* spec, ndsc_handle** out, char* reas
         }
         *out = h.release();
         return NDSC_OK;
-    } catch (const ndshard::spec_error& e) {
-        ndsc_support::write_reason(reason, reason_size, e.what());
-        return NDSC_REJECTED;
-    } catch (const std::bad_alloc&) {
-        ndsc_support::write_reason(reason, reason_size, "out of memory");
-        return NDSC_UNSUPPORTED;
-    }
+    });
 }
 
 NDSC_EXPORT void ndsc_destroy(ndsc_handle* h) { delete h; }
@@ -189,23 +183,16 @@ NDSC_EXPORT int ndsc_page_run(const ndsc_handle* h, uint64_t page_id, uint64_t* 
 NDSC_EXPORT int ndsc_thread_pages(const ndsc_handle* h, uint32_t thread, uint32_t threads, ndsc_page_location* pages,
                                   uint64_t capacity, uint64_t* count) {
     if (count == nullptr || threads == 0 || thread >= threads) return NDSC_OUT_OF_RANGE;
-    std::uint64_t held = 0;
-    if (!h->banks.empty()) {
-        const int status = with_accessor(h, [&](const auto& a) -> int {
+    return ndsc_support::put_page_locations(pages, capacity, count, [&](const auto& put) -> int {
+        if (h->banks.empty()) return NDSC_OK;
+        return with_accessor(h, [&](const auto& a) -> int {
             for (const ndshard::page_ref r : a.pages(thread, threads)) {
-                if (held < capacity && pages != nullptr) {
-                    const ndshard::noc_addr at = a.noc_address_of(r);
-                    pages[held] = ndsc_page_location{r.page_id, at.x, at.y, at.addr};
-                }
-                ++held;
+                const ndshard::noc_addr at = a.noc_address_of(r);
+                put(ndsc_page_location{r.page_id, at.x, at.y, at.addr});
             }
             return NDSC_OK;
         });
-        if (status != NDSC_OK) return status;
-    }
-    *count = held;
-    if (held > capacity) return NDSC_BUFFER_TOO_SMALL;
-    return held > 0 && pages == nullptr ? NDSC_OUT_OF_RANGE : NDSC_OK;
+    });
 }
 
 }  // extern "C"

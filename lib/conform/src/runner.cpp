@@ -10,11 +10,14 @@
 #include "isolate.hpp"
 #include "ndshard/conform/specs.hpp"
 #include "ndshard/specio/spec_text.hpp"
+#include "ndshard/specio/text.hpp"
 #include "shrink.hpp"
 
 namespace ndshard::conform {
 
 namespace {
+
+using specio::one_line;
 
 std::uint64_t mix(std::uint64_t a, std::uint64_t b) {
     testkit::random_entropy e(a ^ (b * 0x9E3779B97F4A7C15ULL));
@@ -36,12 +39,6 @@ std::string shell_word(const std::string& s) {
     std::string out = "'";
     for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
     return out + "'";
-}
-
-std::string one_line(std::string s) {
-    for (char& c : s)
-        if (static_cast<unsigned char>(c) < 0x20) c = ' ';
-    return s;
 }
 
 struct shrunk {

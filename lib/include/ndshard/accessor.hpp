@@ -749,7 +749,7 @@ struct accessor_view {
                 const std::uint32_t s = shard_extent(d), t = tensor_extent(d);
                 const std::uint32_t r = c[d] - shard_div(d, c[d]) * s;
                 const std::uint32_t first = c[d] - r;
-                const std::uint32_t limit = t - first < s ? t - first : s;
+                const std::uint32_t limit = real_extent_from(t, s, first);
                 seg += (limit - r - 1) * inner;
                 inner *= s;
                 open = first == 0 && t == s;

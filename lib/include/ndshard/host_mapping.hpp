@@ -56,11 +56,9 @@ inline std::vector<std::vector<page_run>> page_runs(const distribution& d) {
             shape row = l.shard;
             for (std::size_t k = 0; k < r; ++k) row[k] = 0;
             for (;;) {
-                std::uint64_t offset = slot * l.shard_volume, page = 0;
-                for (std::size_t k = 0; k < r; ++k) {
-                    offset += row[k] * l.shard_stride[k];
-                    page += (q[k] * l.shard[k] + row[k]) * l.tensor_stride[k];
-                }
+                std::uint64_t offset = slot * l.shard_volume;
+                for (std::size_t k = 0; k < r; ++k) offset += row[k] * l.shard_stride[k];
+                const std::uint64_t page = *l.page_in_shard(q, row);  // row is inside `limit`: a real page
                 const std::uint64_t count = limit[r - 1];
                 if (!out.empty() && out.back().device_offset + out.back().count == offset &&
                     out.back().first_page + out.back().count == page)

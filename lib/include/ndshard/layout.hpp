@@ -53,6 +53,12 @@ struct page_layout {
     // [3,7,5]/[2,2,2]: shard 6 -> [2,2,2], shard 23 (the far corner) -> [1,1,1].
     [[nodiscard]] constexpr shape real_shard_shape(std::uint64_t s) const noexcept;
 
+    // The page at in-shard coordinate r of the shard at grid coordinate q, or nullopt for
+    // padding (q[d]*S[d] + r[d] >= T[d] along some d): the inverse of locate's digits.
+    // [3,7,5]/[2,2,2]: q [0,2,0], r [1,0,1] -> page 56; q [1,3,2], r [0,1,0] -> padding.
+    template <class Coord>
+    [[nodiscard]] constexpr std::optional<std::uint64_t> page_in_shard(const shape& q, const Coord& r) const noexcept;
+
     // Shard id -> (core, slot); its first page sits at slot * vol(S).
     [[nodiscard]] constexpr deal_result<std::uint64_t> shard_home(std::uint64_t s) const;
 
@@ -134,6 +140,27 @@ constexpr shape grid_of(const shape& tensor, const shape& shard) noexcept {
     return g;
 }
 
+namespace detail {
+
+// detail::build_shape's builder for the host: 64-bit, plain division, saturating products.
+struct layout_builder {
+    page_layout& l;
+    constexpr std::uint64_t tensor(std::size_t d) const noexcept { return l.tensor[d]; }
+    constexpr std::uint64_t shard(std::size_t d) const noexcept { return l.shard[d]; }
+    constexpr std::uint64_t grid(std::size_t, std::uint64_t t, std::uint64_t s) const noexcept {
+        return ceil_div(t, s);
+    }
+    constexpr std::uint64_t mul(product, std::uint64_t a, std::uint64_t x) const noexcept { return sat_mul(a, x); }
+    constexpr void dim(std::size_t d, const dim_shape<std::uint64_t>& x) noexcept {
+        l.grid[d] = x.grid;
+        l.tensor_stride[d] = x.tensor_stride;
+        l.shard_stride[d] = x.shard_stride;
+        l.grid_stride[d] = x.grid_stride;
+    }
+};
+
+}  // namespace detail
+
 // Unchecked: expects page shapes that passed make_distribution's rules (or, in
 // compile-time tests, shapes known to be valid). rank(tensor) == rank(shard).
 // [3,7,5]/[2,2,2] on 6 cores round robin -> 24 shards, 4 per core.
@@ -142,18 +169,16 @@ constexpr page_layout make_page_layout(const shape& tensor, const shape& shard, 
     page_layout l;
     l.tensor = tensor;
     l.shard = shard;
-    l.grid = grid_of(tensor, shard);
-    l.tensor_stride = strides_of(tensor);
-    l.shard_stride = strides_of(shard);
-    l.grid_stride = strides_of(l.grid);
-    l.num_pages = volume_of(tensor);
-    l.num_shards = volume_of(l.grid);
-    l.shard_volume = volume_of(shard);
+    l.grid = l.tensor_stride = l.shard_stride = l.grid_stride = tensor;  // rank(tensor) dims, each set below
+    detail::layout_builder b{l};
+    const auto n = detail::build_shape<std::uint64_t>(b, tensor.rank(), num_cores, rule == deal_rule::contiguous);
+    l.num_pages = n.num_pages;
+    l.num_shards = n.num_shards;
+    l.shard_volume = n.shard_volume;
     l.num_cores = num_cores;
     l.rule = rule;
-    const std::uint64_t per_core = num_cores == 0 ? 0 : ceil_div(l.num_shards, num_cores);
-    l.shards_per_block = rule == deal_rule::contiguous ? per_core : 0;
-    l.max_shards_per_core = one_shard_per_core ? (l.num_shards == 0 ? 0 : 1) : per_core;
+    l.shards_per_block = rule == deal_rule::contiguous ? n.deal_divisor : 0;
+    l.max_shards_per_core = one_shard_per_core ? (l.num_shards == 0 ? 0 : 1) : n.shards_per_core;
     return l;
 }
 
@@ -194,15 +219,21 @@ constexpr std::optional<std::uint64_t> page_layout::page_at(std::uint64_t core, 
     if (shard_volume == 0 || offset >= reserved_pages_per_core()) return std::nullopt;
     const auto s = shard_in_slot(core, offset / shard_volume);
     if (!s) return std::nullopt;
-    const shape q = shard_coord(*s);
+    shape r = shard;
     std::uint64_t in = offset % shard_volume;
-    std::uint64_t page = 0;
     for (std::size_t d = rank(); d-- > 0;) {
-        const std::uint64_t r = in % shard[d];
+        r[d] = in % shard[d];
         in /= shard[d];
-        const std::uint64_t p = q[d] * shard[d] + r;
-        if (p >= tensor[d]) return std::nullopt;  // padding: past the tensor's edge
-        page += p * tensor_stride[d];
+    }
+    return page_in_shard(shard_coord(*s), r);
+}
+
+template <class Coord>
+constexpr std::optional<std::uint64_t> page_layout::page_in_shard(const shape& q, const Coord& r) const noexcept {
+    std::uint64_t page = 0;
+    for (std::size_t d = 0; d < rank(); ++d) {
+        if (r[d] >= detail::real_extent(tensor[d], shard[d], q[d])) return std::nullopt;  // padding: past the edge
+        page += detail::page_digit<std::uint64_t>(q[d], shard[d], r[d], tensor_stride[d]);
     }
     return page;
 }

@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "ndshard/testkit/splitmix64.hpp"
+
 namespace ndshard::sim {
 namespace {
 
@@ -42,16 +44,10 @@ dense_tensor dense_tensor::filled(const shape& pages, std::uint32_t page_elems, 
 
 dense_tensor dense_tensor::random(const shape& pages, std::uint32_t page_elems, std::uint64_t seed) {
     dense_tensor t = filled(pages, page_elems, 0);
-    // SplitMix64: a few instructions per value and no state to fill first (mt19937_64
-    // initialises 312 words per seed; every fuzz_kernel input draws a few tensors).
-    std::uint64_t state = seed;
-    for (auto& v : t.data) {
-        std::uint64_t z = state += 0x9E3779B97F4A7C15ULL;
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-        z ^= z >> 31;
-        v = static_cast<std::int32_t>(static_cast<std::uint32_t>(z >> 32));
-    }
+    // The tests' one SplitMix64: a few instructions per value and no state to fill first
+    // (mt19937_64 initialises 312 words per seed; every fuzz_kernel input draws a few tensors).
+    testkit::splitmix64 gen{seed};
+    for (auto& v : t.data) v = static_cast<std::int32_t>(static_cast<std::uint32_t>(gen.next() >> 32));
     return t;
 }
 

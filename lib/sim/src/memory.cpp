@@ -5,12 +5,6 @@
 
 namespace ndshard::sim {
 
-std::string hex(std::uint64_t v) {
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-    return buf;
-}
-
 std::string describe(const allocation& a) {
     return "buffer '" + a.name + "' #" + std::to_string(a.buffer) + " [" + hex(a.begin) + ", " + hex(a.end) + ")";
 }

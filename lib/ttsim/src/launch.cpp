@@ -28,10 +28,9 @@ namespace ndshard::ttsim {
 namespace {
 
 using detail::stop_kernel;
+using specio::hex;
 
 constexpr std::byte poison{0xDB};  // what a read's destination holds until the read lands
-
-std::string hex(std::uint64_t v) { return sim::hex(v); }
 
 // A circular buffer on one core.
 struct cb_state {

@@ -16,6 +16,7 @@
 #include "ndshard/cli/spec_input.hpp"
 #include "ndshard/conform/runner.hpp"
 #include "ndshard/distribution.hpp"
+#include "ndshard/specio/text.hpp"
 #include "ndshard/version.hpp"
 #include "flag_help.hpp"
 #include "kcheck_flags.hpp"
@@ -25,12 +26,7 @@ namespace ndshard::cli {
 
 namespace {
 
-// Control characters would break the one-line rule for error messages.
-std::string one_line(std::string text) {
-    for (char& c : text)
-        if (static_cast<unsigned char>(c) < 0x20) c = ' ';
-    return text;
-}
+using specio::one_line;
 
 const char* const spec_keys_help =
     "SPEC keys are the flag names: tensor, shard, grid, cores, page, orientation, strategy,\n"

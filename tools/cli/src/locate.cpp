@@ -8,21 +8,18 @@
 
 #include "ndshard/cli/spec_input.hpp"
 #include "ndshard/layout.hpp"
+#include "ndshard/specio/text.hpp"
 
 namespace ndshard::cli {
 
 namespace {
 
+using specio::hex;
+
 std::string list_text(const std::vector<std::uint64_t>& v) {
     std::string out = "[";
     for (std::size_t i = 0; i < v.size(); ++i) out += (i ? "," : "") + std::to_string(v[i]);
     return out + "]";
-}
-
-std::string hex(std::uint64_t v) {
-    char buf[19] = "0x";
-    const auto end = std::to_chars(buf + 2, buf + sizeof buf, v, 16).ptr;
-    return std::string(buf, end);
 }
 
 std::string core_text(core_coord c) { return "(" + std::to_string(c.x) + "," + std::to_string(c.y) + ")"; }

@@ -9,6 +9,7 @@
 #include "ndshard/args.hpp"
 #include "ndshard/cli/render.hpp"
 #include "ndshard/cli/spec_input.hpp"
+#include "ndshard/specio/text.hpp"
 #include "ndshard/squeeze.hpp"
 #include "ndshard/cli/tt_args.hpp"
 
@@ -17,6 +18,8 @@
 namespace ndshard::cli {
 
 namespace {
+
+using specio::hex;
 
 constexpr std::size_t label_width = 22;
 constexpr std::size_t max_listed = 64;  // longer per-core lists are summarised
@@ -34,12 +37,6 @@ std::string percent(std::uint64_t part, std::uint64_t whole) {
     return buf;
 }
 
-std::string hex_word(std::uint32_t w) {
-    char buf[16];
-    std::snprintf(buf, sizeof buf, "0x%x", w);
-    return buf;
-}
-
 std::string word_list(const std::vector<std::uint32_t>& words) {
     std::string out = "{";
     for (std::size_t i = 0; i < words.size(); ++i) {
@@ -47,7 +44,7 @@ std::string word_list(const std::vector<std::uint32_t>& words) {
             out += ", ... " + std::to_string(words.size() - 36) + " more ...";
             i = words.size() - 4;
         }
-        out += (i ? ", " : "") + hex_word(words[i]);
+        out += (i ? ", " : "") + hex(words[i]);
     }
     return out + "}  (" + plural(words.size(), "word") + ")";
 }

@@ -9,6 +9,7 @@
 
 #include "ndshard/accessor.hpp"
 #include "ndshard/cli/spec_input.hpp"
+#include "ndshard/specio/text.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -18,17 +19,13 @@ namespace flag = tt::flag;
 
 namespace {
 
+using specio::hex;
+
 // A bank coordinate travels as 8 bits of x and 8 of y, but every architecture tt-metal
 // documents routes on a 6-bit NoC node id (NOC_ADDR_NODE_ID_BITS = 6, the library's
 // noc_encoding), so 63 is the largest coordinate a bank can have.
 constexpr std::uint32_t tt_coord_limit = 1U << noc_wormhole_b0.id_bits;
 static_assert(noc_blackhole.id_bits == noc_wormhole_b0.id_bits);
-
-std::string hex32(std::uint32_t w) {
-    char buf[16];
-    std::snprintf(buf, sizeof buf, "0x%x", w);
-    return buf;
-}
 
 std::string lower(std::string_view text) {
     std::string out(text);
@@ -69,7 +66,7 @@ struct word_reader {
     std::pair<std::size_t, std::uint32_t> take(const std::string& what) {
         if (next >= words.size())
             throw usage_error(std::string(list) + ": " + std::to_string(words.size()) + " word" +
-                              (words.size() == 1 ? "" : "s") + ", but config " + hex32(config) + " (" +
+                              (words.size() == 1 ? "" : "s") + ", but config " + hex(config) + " (" +
                               describe_tt_config(config) + ") puts " + what + " at word " + std::to_string(next) +
                               " of this list" + hint);
         const std::size_t i = next++;
@@ -78,7 +75,7 @@ struct word_reader {
     // A list longer than its parts: `end` words are the buffer's.
     void expect_end(std::size_t end, std::uint32_t rank, std::uint32_t banks) const {
         if (end < words.size())
-            throw usage_error(where(end) + ": trailing word; config " + hex32(config) + " with rank " +
+            throw usage_error(where(end) + ": trailing word; config " + hex(config) + " with rank " +
                               std::to_string(rank) + " and " + std::to_string(banks) + " banks takes " +
                               std::to_string(end) + " words here" + hint);
     }
@@ -106,7 +103,7 @@ std::string describe_tt_config(std::uint32_t config) {
     std::string out;
     for (const auto& [bit, name] : names)
         if (config & bit) out += (out.empty() ? "" : "|") + std::string(name);
-    if (config & ~flag::known) out += (out.empty() ? "" : "|") + hex32(config & ~flag::known);
+    if (config & ~flag::known) out += (out.empty() ? "" : "|") + hex(config & ~flag::known);
     return out.empty() ? "None" : out;
 }
 
@@ -236,7 +233,7 @@ tt_decoded decode_tt_words(const std::vector<std::uint32_t>& ct, const std::vect
     t.config = config;
     t.layout = layout;
     if (c.error == tt::cta_error::config_bits)
-        throw usage_error(cw.where(0) + " (config): bits " + hex32(config & ~flag::known) +
+        throw usage_error(cw.where(0) + " (config): bits " + hex(config & ~flag::known) +
                           " are not ArgConfig flags (bits 0..7)");
     if (!c.sharded)
         throw usage_error(cw.where(0) + " (config " + describe_tt_config(config) + "): not Sharded; an interleaved " +
@@ -302,7 +299,7 @@ tt_decoded decode_tt_words(const std::vector<std::uint32_t>& ct, const std::vect
             const core_coord bank = tt::unpack_bank(br.words, i, k);
             if (b + k >= banks) {
                 if (tt::pack_bank(bank) != 0)
-                    throw usage_error(br.where(i) + " (coords): the high half " + hex32(tt::pack_bank(bank)) +
+                    throw usage_error(br.where(i) + " (coords): the high half " + hex(tt::pack_bank(bank)) +
                                       " names bank " + std::to_string(b + k) + ", but there are " +
                                       std::to_string(banks) + "; it must be 0");
                 continue;

@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "ndshard/config.hpp"
+#include "ndshard/detail/place.hpp"
 #include "ndshard/fast_divider.hpp"
 #include "ndshard/limits.hpp"
 #include "ndshard/words.hpp"
@@ -108,63 +109,70 @@ NDSHARD_INLINE constexpr bool exact_for(const fast_divider& by, std::uint32_t bo
     return mulhi32(bound - (bound != 0 ? 1U : 0U), e) == 0;
 }
 
-// Validates the shapes (zero shard dim, tensor span, shard volume, banks: in that order) and builds `g`, in
-// one pass from the last dim: the strides are the products the limits are checked on.
-// One 32-bit division per reciprocal (3 per dim and 2 more), none per query.
-constexpr args_status make_geometry(geometry_state& g, std::uint32_t rank, const std::uint32_t* tensor,
-                                    const std::uint32_t* shard, std::uint32_t banks, bool contiguous) noexcept {
-    // ts, ss: the products of nonzero(T[d]) and S[d] of the dims after d (the strides),
-    // then of every dim (the tensor span and the shard volume), each checked for a wrap
-    // by its high word; gs, shards: of G[d] (nonzero and as is), bounded by the span.
-    std::uint32_t ts = 1, ss = 1, gs = 1, pages = 1, shards = 1;
+// build_shape's builder for the device: 32-bit, a fast_divider per divisor (one 32-bit
+// division each, none per query), each wrap of the tensor span or the shard volume noted by
+// its high word; the other products are bounded by those two.
+struct geometry_builder {
+    geometry_state& g;
+    const std::uint32_t* tensor_;
+    const std::uint32_t* shard_;
     std::uint32_t span_over = 0, volume_over = 0;
     std::uint32_t zero_dim = max_rank;  // the first shard dim that is 0, if any
     bool exact = true, unit = false;
+
+    NDSHARD_INLINE constexpr std::uint32_t tensor(std::size_t d) const noexcept { return tensor_[d]; }
+    NDSHARD_INLINE constexpr std::uint32_t shard(std::size_t d) const noexcept { return shard_[d]; }
+    NDSHARD_INLINE constexpr std::uint32_t grid(std::size_t d, std::uint32_t t, std::uint32_t s) noexcept {
+        if (s == 0) zero_dim = static_cast<std::uint32_t>(d);
+        fast_divider& by = g.dims[d].by_shard;
+        by = fast_divider(s);
+        const std::uint32_t q = by.divide(t);
+        return q + (q * s != t ? 1U : 0U);
+    }
+    NDSHARD_INLINE constexpr std::uint32_t mul(product p, std::uint32_t a, std::uint32_t x) noexcept {
+        if (p == product::tensor_span) span_over |= mulhi32(a, x);
+        if (p == product::shard_volume) volume_over |= mulhi32(a, x);
+        return a * x;
+    }
+    NDSHARD_INLINE constexpr void dim(std::size_t d, const dim_shape<std::uint32_t>& s) noexcept {
+        dim_geometry& x = g.dims[d];
+        x.by_tensor = fast_divider(d != 0 ? s.tensor : 1);
+        x.by_grid = fast_divider(d != 0 ? s.grid : 1);
+        x.tensor = s.tensor;
+        x.grid = s.grid;
+        x.tensor_stride = s.tensor_stride;
+        x.shard_stride = s.shard_stride;
+        x.grid_stride = s.grid_stride;
+        exact = exact && exact_for(x.by_shard, s.tensor);
+        unit = unit || s.shard <= 1 || (d != 0 && s.tensor <= 1);
+    }
+};
+
+// Validates the shapes (zero shard dim, tensor span, shard volume, banks: in that order) and
+// builds `g` through build_shape, the host layout's builder too.
+constexpr args_status make_geometry(geometry_state& g, std::uint32_t rank, const std::uint32_t* tensor,
+                                    const std::uint32_t* shard, std::uint32_t banks, bool contiguous) noexcept {
     g.rank = rank;
     g.num_banks = banks;
-    for (std::uint32_t d = rank; d-- > 0;) {
-        dim_geometry& x = g.dims[d];
-        const std::uint32_t t = tensor[d], s = shard[d];
-        if (s == 0) zero_dim = d;
-        x.by_shard = fast_divider(s);
-        const std::uint32_t q = x.by_shard.divide(t);
-        const std::uint32_t grid = q + (q * s != t ? 1U : 0U);
-        x.by_tensor = fast_divider(d != 0 ? t : 1);
-        x.by_grid = fast_divider(d != 0 ? grid : 1);
-        x.tensor = t;
-        x.grid = grid;
-        x.tensor_stride = ts;
-        x.shard_stride = ss;
-        x.grid_stride = gs;
-        exact = exact && exact_for(x.by_shard, t);
-        unit = unit || s <= 1 || (d != 0 && t <= 1);
-        span_over |= mulhi32(ts, nonzero(t));
-        volume_over |= mulhi32(ss, s);
-        ts *= nonzero(t);
-        ss *= s;
-        gs *= nonzero(grid);  // grid <= max(t, 1)
-        pages *= t;
-        shards *= grid;
-    }
-    if (zero_dim != max_rank) return {args_error::zero_shard_dim, zero_dim, 0};
-    if (span_over != 0) return {args_error::tensor_span, 0, 0};
-    if (volume_over != 0) return {args_error::shard_volume, 0, 0};
+    geometry_builder b{g, tensor, shard};
+    const shape_totals<std::uint32_t> n = build_shape<std::uint32_t>(b, rank, banks, contiguous);
+    if (b.zero_dim != max_rank) return {args_error::zero_shard_dim, b.zero_dim, 0};
+    if (b.span_over != 0) return {args_error::tensor_span, 0, 0};
+    if (b.volume_over != 0) return {args_error::shard_volume, 0, 0};
     if (banks > max_cores) return {args_error::too_many_banks, banks, 0};
-    if (banks == 0 && shards != 0) return {args_error::no_banks, 0, 0};
+    if (banks == 0 && n.num_shards != 0) return {args_error::no_banks, 0, 0};
 
-    // Every product above is bounded by the span or the volume (< 2^32): nothing wrapped.
-    const std::uint32_t whole = banks == 0 ? 0 : shards / banks;
-    const std::uint32_t per_core = whole + (whole * banks != shards ? 1U : 0U);
-    g.num_pages = pages;
-    g.num_shards = shards;
-    g.shard_volume = ss;
-    g.max_shards_per_core = per_core;
-    g.shards_per_bank_floor = whole;
-    g.deal_div = fast_divider(nonzero(contiguous ? per_core : banks));
-    exact = exact && exact_for(g.deal_div, shards);
+    // Every product is bounded by the span or the volume (< 2^32): nothing wrapped.
+    g.num_pages = n.num_pages;
+    g.num_shards = n.num_shards;
+    g.shard_volume = n.shard_volume;
+    g.max_shards_per_core = n.shards_per_core;
+    g.shards_per_bank_floor = n.whole_shards_per_core;
+    g.deal_div = fast_divider(nonzero(n.deal_divisor));
+    bool exact = b.exact && exact_for(g.deal_div, n.num_shards);
     for (std::uint32_t d = 1; d < rank; ++d)  // dim 0's by_tensor and by_grid divide by 1
-        exact = exact && exact_for(g.dims[d].by_tensor, pages) && exact_for(g.dims[d].by_grid, shards);
-    unit = unit || g.deal_div.divisor() == 1;
+        exact = exact && exact_for(g.dims[d].by_tensor, n.num_pages) && exact_for(g.dims[d].by_grid, n.num_shards);
+    const bool unit = b.unit || g.deal_div.divisor() == 1;
     g.mode = !exact ? quotients::corrected : unit ? quotients::with_addend : quotients::one_mulhu;
     return {};
 }

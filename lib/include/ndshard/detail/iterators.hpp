@@ -123,8 +123,7 @@ private:
             sub(wrap_last_);
             carry_outer();
         }
-        const std::uint32_t left = t_last_ - p_last_;
-        run_ = run_length_ = left < s_last_ ? left : s_last_;
+        run_ = run_length_ = detail::real_extent_from(t_last_, s_last_, p_last_);
         bank_ = contiguous ? major_ : minor_;
         core_ = a_->bank_coord(bank_);
         page_end_ += run_;
@@ -215,7 +214,7 @@ private:
             const auto& x = g.dims[d];
             const std::uint32_t s = x.by_shard.divisor();
             limit_[d] = detail::real_extent(x.tensor, s, q[d]);
-            row_page += q[d] * s * x.tensor_stride;
+            row_page += detail::page_digit<std::uint32_t>(q[d], s, 0, x.tensor_stride);
             pages *= limit_[d];
         }
         // From the first page of the last row of a block of inner dims (the last dim

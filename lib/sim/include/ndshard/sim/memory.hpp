@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "ndshard/spec.hpp"
+#include "ndshard/specio/text.hpp"
 
 namespace ndshard::sim {
 
@@ -30,8 +31,8 @@ struct allocation {
 
 // "buffer 'b' #3 [0x40, 0x80)"
 std::string describe(const allocation& a);
-// "0x1f40"
-std::string hex(std::uint64_t v);
+// "0x1f40" (specio's hex, the form every message prints)
+using specio::hex;
 
 class memory {
 public:

@@ -59,23 +59,37 @@ struct InterleavedAddrGen {
     }
 };
 
+namespace ndshard::tt::detail {
+// The power-of-two generators: log2 of the allocator's alignment, the page size's log2
+// raised to it, and the address with a bank row of 2^shift bytes.
+template <bool DRAM>
+inline constexpr std::uint32_t log2_allocator_alignment = DRAM ? (::ndshard::tt::chip_dram_alignment == 64 ? 6 : 5) : 4;
+template <bool DRAM>
+constexpr std::uint32_t aligned_log2(std::uint32_t log2_page_size) {
+    return log2_page_size > log2_allocator_alignment<DRAM> ? log2_page_size : log2_allocator_alignment<DRAM>;
+}
+template <bool DRAM>
+std::uint64_t pow2_noc_addr(std::uint32_t id, std::uint32_t base, std::uint32_t offset, std::uint32_t shift,
+                            std::uint8_t noc) {
+    return ::ndshard::tt::interleaved_noc_addr(
+        id, base, offset, [shift](std::uint32_t r) { return r << shift; }, ::ndshard::tt::platform_banks<DRAM>{noc});
+}
+}  // namespace ndshard::tt::detail
+
 template <bool DRAM>
 struct InterleavedPow2AddrGen {
     static constexpr bool is_dram = DRAM;
     const std::uint32_t bank_base_address;
     const std::uint32_t log_base_2_of_page_size;
     static constexpr std::uint32_t log_base_2_of_allocator_alignment =
-        DRAM ? (::ndshard::tt::chip_dram_alignment == 64 ? 6 : 5) : 4;
-    const std::uint32_t aligned_log_base_2_of_page_size = log_base_2_of_page_size > log_base_2_of_allocator_alignment
-                                                              ? log_base_2_of_page_size
-                                                              : log_base_2_of_allocator_alignment;
+        ::ndshard::tt::detail::log2_allocator_alignment<DRAM>;
+    const std::uint32_t aligned_log_base_2_of_page_size =
+        ::ndshard::tt::detail::aligned_log2<DRAM>(log_base_2_of_page_size);
 
     [[nodiscard]] std::uint64_t get_noc_addr(const std::uint32_t id, const std::uint32_t offset = 0,
                                              std::uint8_t noc = noc_index) const {
-        const std::uint32_t shift = aligned_log_base_2_of_page_size;
-        return ::ndshard::tt::interleaved_noc_addr(
-            id, bank_base_address, offset, [shift](std::uint32_t r) { return r << shift; },
-            ::ndshard::tt::platform_banks<DRAM>{noc});
+        return ::ndshard::tt::detail::pow2_noc_addr<DRAM>(id, bank_base_address, offset,
+                                                          aligned_log_base_2_of_page_size, noc);
     }
 };
 
@@ -101,17 +115,14 @@ struct InterleavedPow2AddrGenFast {
     std::uint32_t bank_base_address;
     const std::uint32_t log_base_2_of_page_size;
     static constexpr std::uint32_t log_base_2_of_allocator_alignment =
-        InterleavedPow2AddrGen<DRAM>::log_base_2_of_allocator_alignment;
-    const std::uint32_t aligned_log_base_2_of_page_size = log_base_2_of_page_size > log_base_2_of_allocator_alignment
-                                                              ? log_base_2_of_page_size
-                                                              : log_base_2_of_allocator_alignment;
+        ::ndshard::tt::detail::log2_allocator_alignment<DRAM>;
+    const std::uint32_t aligned_log_base_2_of_page_size =
+        ::ndshard::tt::detail::aligned_log2<DRAM>(log_base_2_of_page_size);
 
     [[nodiscard]] std::uint64_t get_noc_addr(const std::uint32_t id, const std::uint32_t offset = 0,
                                              std::uint8_t noc = noc_index) const {
-        const std::uint32_t shift = aligned_log_base_2_of_page_size;
-        return ::ndshard::tt::interleaved_noc_addr(
-            id, bank_base_address, offset, [shift](std::uint32_t r) { return r << shift; },
-            ::ndshard::tt::platform_banks<DRAM>{noc});
+        return ::ndshard::tt::detail::pow2_noc_addr<DRAM>(id, bank_base_address, offset,
+                                                          aligned_log_base_2_of_page_size, noc);
     }
 };
 
