@@ -1,9 +1,11 @@
 // ndshard::ttsim::launch on hand-picked programs: a copy of every page through a circular
-// buffer between two kernels on two cores, against the input; and the findings of kernels
-// with one mistake each (a push before the read landed, a deadlock).
+// buffer between two kernels on two cores, against the input; the findings of kernels
+// with one mistake each (a push before the read landed, a deadlock); and what the API
+// answers about circular buffers (get_tile_size of each format).
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ndshard/sim/dense.hpp"
@@ -116,6 +118,34 @@ TEST(TtsimLaunch, ADeadlockNamesWhatEachKernelWaitsFor) {
     EXPECT_EQ(r.findings.front().kind, ttsim::finding_kind::deadlock) << all;
     EXPECT_NE(all.find("greedy_reader.cpp on (0,0) waits for cb_wait_front(0, 1)"), std::string::npos) << all;
     EXPECT_NE(all.find("copy_writer.cpp on (1,0) waits for cb_wait_front(0, 1)"), std::string::npos) << all;
+}
+
+// get_tile_size is one tile of the CB's format and tile shape (as on tt-metal), not its page size.
+TEST(TtsimLaunch, GetTileSizeIsTheTileOfTheCbsFormat) {
+    sim::device dev{ttsim::kernel_device_config(2, 1, 2)};
+    const std::vector<core_coord> core{{0, 0}};
+    ttsim::program p;
+    const std::pair<ttsim::data_format, std::uint32_t> cbs[] = {{ttsim::data_format::float16_b, 1024},
+                                                                {ttsim::data_format::bfp8_b, 1024},
+                                                                {ttsim::data_format::float32, 1024},
+                                                                {ttsim::data_format::float16_b, 16 * 32}};
+    for (std::uint32_t id = 0; id < 4; ++id)
+        p.add_circular_buffer({.id = id,
+                               .page_size = 64,
+                               .num_pages = 1,
+                               .format = cbs[id].first,
+                               .tile_hw = cbs[id].second,
+                               .cores = core});
+    ttsim::kernel_desc k;
+    k.source = kernels + "/tile_size_probe.cpp";
+    k.cores = core;
+    p.add_kernel(k);
+    const ttsim::launch_result r = ttsim::launch(dev, p, options(1));
+    ASSERT_TRUE(r.ok()) << findings(r);
+    EXPECT_NE(r.log.find("cb 0: 2048 bytes, 1024 elements, format 5"), std::string::npos) << r.log;
+    EXPECT_NE(r.log.find("cb 1: 1088 bytes, 1024 elements, format 6"), std::string::npos) << r.log;
+    EXPECT_NE(r.log.find("cb 2: 4096 bytes, 1024 elements, format 0"), std::string::npos) << r.log;
+    EXPECT_NE(r.log.find("cb 3: 1024 bytes, 512 elements, format 5"), std::string::npos) << r.log;
 }
 
 }  // namespace

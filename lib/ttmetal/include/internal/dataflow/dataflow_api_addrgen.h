@@ -10,33 +10,13 @@
 
 #include "internal/ndshard_banks.h"
 #include "internal/ndshard_platform.h"
+#include "ndshard/tt/tile.hpp"
 
-// Bytes of `index` tiles of `format` (tt-metal's DataFormat values) with tile_hw elements:
-// 1, 2 or 4 bytes an element, block floats their mantissas plus a shared exponent byte per
-// 16 elements. Bfp8_b, 32 x 32: 1088.
+// Bytes of `index` tiles of `format` (tt-metal's DataFormat values) with tile_hw elements
+// (ndshard::tt::tile_bytes). Bfp8_b, 32 x 32: 1088.
 template <std::uint32_t tile_hw = 1024>
 constexpr std::uint32_t MUL_WITH_TILE_SIZE(std::uint32_t format, std::uint32_t index) {
-    const std::uint32_t exponents = tile_hw / 16;
-    switch (format & 0x1F) {
-        case 30:  // UInt8
-            return index * tile_hw;
-        case 9:  // UInt16
-        case 1:  // Float16
-        case 5:  // Float16_b
-            return index * tile_hw * 2;
-        case 8:   // Int32
-        case 24:  // UInt32
-        case 0:   // Float32
-            return index * tile_hw * 4;
-        case 11:  // Bfp2
-        case 15:  // Bfp2_b
-            return index * (tile_hw / 4 + exponents);
-        case 3:  // Bfp4
-        case 7:  // Bfp4_b
-            return index * (tile_hw / 2 + exponents);
-        default:  // Bfp8, Bfp8_b
-            return index * (tile_hw + exponents);
-    }
+    return index * ::ndshard::tt::tile_bytes(format, tile_hw);
 }
 
 constexpr std::uint32_t align_power_of_2(std::uint32_t addr, std::uint32_t alignment) {

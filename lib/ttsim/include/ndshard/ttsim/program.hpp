@@ -55,8 +55,12 @@ struct circular_buffer_desc {
     std::uint32_t id = 0;         // tt::CBIndex, 0..63
     std::uint32_t page_size = 0;  // bytes
     std::uint32_t num_pages = 0;
+    // The CB's data format and tile shape (get_dataformat, get_tile_hw): get_tile_size is
+    // the bytes of one such tile (ndshard/tt/tile.hpp), 2048 for the default Float16_b 32 x 32,
+    // whatever page_size is. A CB of plain pages says so with a format and a tile_hw whose
+    // tile is its page (Int32 and page bytes / 4, as kernels/ops does).
     data_format format = data_format::float16_b;
-    std::uint32_t tile_hw = 1024;  // get_tile_hw: elements of one tile (32 x 32)
+    std::uint32_t tile_hw = 1024;  // elements of one tile (32 x 32)
     std::vector<core_coord> cores;
 };
 
