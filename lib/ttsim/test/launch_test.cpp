@@ -1,7 +1,8 @@
 // ndshard::ttsim::launch on hand-picked programs: a copy of every page through a circular
 // buffer between two kernels on two cores, against the input; the findings of kernels
 // with one mistake each (a push before the read landed, a deadlock); and what the API
-// answers about circular buffers (get_tile_size of each format).
+// answers about circular buffers (get_tile_size of each format) and accessors (runs of
+// contiguous pages, StridedShardPages).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -146,6 +147,43 @@ TEST(TtsimLaunch, GetTileSizeIsTheTileOfTheCbsFormat) {
     EXPECT_NE(r.log.find("cb 1: 1088 bytes, 1024 elements, format 6"), std::string::npos) << r.log;
     EXPECT_NE(r.log.find("cb 2: 4096 bytes, 1024 elements, format 0"), std::string::npos) << r.log;
     EXPECT_NE(r.log.find("cb 3: 1024 bytes, 512 elements, format 5"), std::string::npos) << r.log;
+}
+
+// tt-metal's accessor signatures: num_contiguous_pages(page, end) walks contiguous_page_stride()
+// (the tensor's row for [4,1] shards, the bank count interleaved), StridedShardPages(a, first,
+// total, stride) deduces its type, and the older make_tensor_accessor_args / _from_args.
+TEST(TtsimLaunch, AccessorRunsAndStridedShardsAsTtMetalWritesThem) {
+    sim::device dev{ttsim::kernel_device_config(2, 1, 2)};
+    distribution_spec s;  // [4,6] pages of 16 int32 in [4,1] shards (6 of them) on 2 L1 banks
+    s.tensor = {4, 6};
+    s.shard = {4, 1};
+    s.page.kind = page_kind::pages;
+    s.element_size = 64;
+    s.alignment = 32;
+    s.cores = {core_range{{0, 0}, {1, 0}}};
+    const sim::buffer_id sharded = dev.allocate(s, "sharded");
+    s.shard = {1, 1};  // interleaved over the 2 DRAM banks
+    s.cores = dev.dram_bank_ranges(2);
+    const sim::buffer_id interleaved = dev.allocate(s, "interleaved");
+    std::vector<std::uint32_t> cta, crta;
+    ttsim::append_accessor_args(dev, sharded, ttsim::all_compile_time, cta, crta);
+    ttsim::append_accessor_args(dev, interleaved, ttsim::all_compile_time, cta, crta);
+    ttsim::program p;
+    ttsim::kernel_desc k;
+    k.source = kernels + "/accessor_api_probe.cpp";
+    k.compile_time_args = cta;
+    k.cores = {{0, 0}};
+    const auto h = p.add_kernel(k);
+    p.set_common_runtime_args(h, crta);
+    p.set_runtime_args(h, {0, 0},
+                       {static_cast<std::uint32_t>(dev.buffer(sharded).dist.bank_base),
+                        static_cast<std::uint32_t>(dev.buffer(interleaved).dist.bank_base), 6});
+    const ttsim::launch_result r = ttsim::launch(dev, p, options(1));
+    ASSERT_TRUE(r.ok()) << findings(r);
+    for (const char* line :
+         {"run 0 24: 4 stride 6", "run 0 13: 3 stride 6", "run 7 24: 3 stride 6", "one-argument run of page 0: 1",
+          "run 1 24: 12 stride 2", "run 1 6: 3 stride 2", "strided shards 3 pages 12"})
+        EXPECT_NE(r.log.find(line), std::string::npos) << line << "\n" << r.log;
 }
 
 }  // namespace

@@ -12,6 +12,8 @@ public:
     constexpr Page(std::uint64_t noc_addr, std::uint32_t page_id, bool is_padding = false) noexcept
         : noc_addr_(noc_addr), page_id_(page_id), is_padding_(is_padding) {}
     [[nodiscard]] constexpr std::uint64_t noc_addr() const noexcept { return noc_addr_; }
+    // tt-metal's older name.
+    [[nodiscard]] constexpr std::uint64_t get_noc_addr() const noexcept { return noc_addr_; }
     [[nodiscard]] constexpr std::uint32_t page_id() const noexcept { return page_id_; }
     // ndshard's iterators never yield a padding slot.
     [[nodiscard]] constexpr bool is_padding() const noexcept { return is_padding_; }

@@ -366,11 +366,15 @@ class StridedShardPages {
 public:
     using iterator = StridedShardPagesIterator<Accessor>;
     using const_iterator = iterator;
+    // tt-metal's constructor: the NoC defaults to noc_index, so StridedShardPages(accessor,
+    // first, total, stride) deduces its accessor type.
     StridedShardPages(const Accessor& a, std::uint32_t first, std::uint32_t total, std::uint32_t stride,
-                      std::uint8_t noc)
+                      std::uint8_t noc = noc_index)
         : a_(&a), first_(first), total_(total), stride_(stride), noc_(noc) {}
     iterator begin() const { return iterator(*a_, first_, total_, stride_, noc_); }
     iterator end() const { return iterator(*a_, total_, total_, stride_, noc_); }
+    const_iterator cbegin() const { return begin(); }
+    const_iterator cend() const { return end(); }
 
 private:
     const Accessor* a_;
@@ -475,9 +479,43 @@ struct TensorAccessor {
         const ::ndshard::bank_and_offset bo = engine_.get_bank_and_offset_at(page_coord);
         return {bo.bank, bo.page_offset};
     }
-    // Pages from page_id on at consecutive addresses of one bank (one transfer can move them).
+    // Pages page_id, page_id + 1, ... at consecutive addresses of one bank (one transfer can
+    // move them): ndshard's exact run, across shards where the next one follows in the bank.
+    // It is 1 whenever contiguous_page_stride() > 1, a valid (short) answer of tt-metal's
+    // contract below; the two-argument form walks that stride.
     [[nodiscard]] std::uint32_t num_contiguous_pages(std::uint32_t page_id) const {
         return engine_.contiguous_pages(page_id);
+    }
+    // tt-metal's: pages page_id + k * contiguous_page_stride() below end_page_id (capped at
+    // the tensor) at get_noc_addr(page_id) + k * aligned page size, k = 0, 1, ...
+    [[nodiscard]] std::uint32_t num_contiguous_pages(std::uint32_t page_id, std::uint32_t end_page_id) const {
+        NDSHARD_TT_CHECK_INDEX("num_contiguous_pages: page id", page_id, engine_.num_pages());
+        const std::uint32_t end = end_page_id < engine_.num_pages() ? end_page_id : engine_.num_pages();
+        if (page_id >= end) return 0;
+        const std::uint32_t stride = contiguous_page_stride();
+        if (stride == 1) {
+            const std::uint32_t run = engine_.contiguous_pages(page_id);
+            return run < end - page_id ? run : end - page_id;
+        }
+        const ::ndshard::bank_and_offset first = engine_.get_bank_and_offset(page_id);
+        std::uint32_t run = 1;
+        while (std::uint64_t{end - page_id} > std::uint64_t{run} * stride) {
+            const ::ndshard::bank_and_offset next = engine_.get_bank_and_offset(page_id + run * stride);
+            if (next.bank != first.bank || next.page_offset != first.page_offset + run) break;
+            ++run;
+        }
+        return run;
+    }
+    // The page-id step between the pages of a run: 1, but for a shard one page wide in its
+    // inner dims, the tensor's pages inside the innermost dim the shard spans
+    // (tensor_shape[-1] for a [.., n, 1] shard, as on tt-metal).
+    [[nodiscard]] std::uint32_t contiguous_page_stride() const noexcept {
+        std::uint32_t stride = 1;
+        for (std::uint32_t d = engine_.rank(); d-- > 0;) {
+            if (engine_.shard_extent(d) > 1) return stride;
+            stride *= engine_.tensor_extent(d);
+        }
+        return 1;  // one-page shards: no run goes past its page
     }
 
     // --- locality: the bank's coordinate against this core's on the NoC ---
@@ -590,6 +628,16 @@ struct TensorAccessor<DSpecT, true> {
             page_id, bank_base_address, offset, [row](std::uint32_t r) { return r * row; },
             ::ndshard::tt::platform_banks<is_dram>{noc});
     }
+    // Pages page_id, page_id + B, ... below end_page_id (B banks) lie in one bank, a row
+    // apart: what tt-metal's num_contiguous_pages and contiguous_page_stride() say.
+    [[nodiscard]] std::uint32_t num_contiguous_pages(std::uint32_t page_id, std::uint32_t end_page_id) const {
+        if (page_id >= end_page_id) return 0;
+        const std::uint32_t b = contiguous_page_stride();
+        return (end_page_id - page_id - 1) / b + 1;
+    }
+    [[nodiscard]] std::uint32_t contiguous_page_stride() const {
+        return ::ndshard::tt::platform_banks<is_dram>{noc_index}.count();
+    }
     // Pages [start, end): an interleaved accessor does not know how many pages there are.
     [[nodiscard]] tensor_accessor::Pages<TensorAccessor> pages(std::uint32_t start_page_id, std::uint32_t end_page_id,
                                                                std::uint8_t noc = noc_index) const {
@@ -624,6 +672,14 @@ TensorAccessor(const TensorAccessorArgs<CTA_OFFSET, CRTA_OFFSET>&, std::size_t)
 template <std::size_t CTA_OFFSET, std::size_t CRTA_OFFSET>
 TensorAccessor(const TensorAccessorArgs<CTA_OFFSET, CRTA_OFFSET>&, std::size_t, std::uint32_t)
     -> TensorAccessor<tensor_accessor::DistributionSpec<TensorAccessorArgs<CTA_OFFSET, CRTA_OFFSET>>>;
+
+// tt-metal's older name for TensorAccessor(args, base, page_size).
+template <std::size_t CTA_OFFSET, std::size_t CRTA_OFFSET>
+auto make_tensor_accessor_from_args(
+    const TensorAccessorArgs<CTA_OFFSET, CRTA_OFFSET>& args, std::size_t bank_base_address,
+    std::uint32_t page_size = TensorAccessorArgs<CTA_OFFSET, CRTA_OFFSET>::AlignedPageSize) {
+    return TensorAccessor(args, bank_base_address, page_size);
+}
 
 namespace tensor_accessor::detail {
 template <class... Args, std::uint32_t... I>

@@ -151,3 +151,14 @@ constexpr auto make_tensor_accessor_args_tuple() noexcept {
     return tensor_accessor::detail::make_args_tuple<CTA_OFFSET>(
         std::make_integer_sequence<std::uint32_t, NUM_TENSORS>());
 }
+
+// tt-metal's older names for TensorAccessorArgs<CTA_OFFSET, CRTA_OFFSET>() and
+// TensorAccessorArgs<CTA_OFFSET>(crta_offset).
+template <std::size_t CTA_OFFSET, std::size_t CRTA_OFFSET = tensor_accessor::UNKNOWN>
+constexpr auto make_tensor_accessor_args() noexcept {
+    return TensorAccessorArgs<CTA_OFFSET, CRTA_OFFSET>();
+}
+template <std::size_t CTA_OFFSET>
+constexpr auto make_tensor_accessor_args(std::uint32_t crta_offset) noexcept {
+    return TensorAccessorArgs<CTA_OFFSET>(crta_offset);
+}
