@@ -2,7 +2,7 @@
 // buffer between two kernels on two cores, against the input; the findings of kernels
 // with one mistake each (a push before the read landed, a deadlock); and what the API
 // answers about circular buffers (get_tile_size of each format) and accessors (runs of
-// contiguous pages, StridedShardPages).
+// contiguous pages, StridedShardPages); a copy written with the NoC and CB objects.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -184,6 +184,54 @@ TEST(TtsimLaunch, AccessorRunsAndStridedShardsAsTtMetalWritesThem) {
          {"run 0 24: 4 stride 6", "run 0 13: 3 stride 6", "run 7 24: 3 stride 6", "one-argument run of page 0: 1",
           "run 1 24: 12 stride 2", "run 1 6: 3 stride 2", "strided shards 3 pages 12"})
         EXPECT_NE(r.log.find(line), std::string::npos) << line << "\n" << r.log;
+}
+
+// A copy with tt-metal's Noc and CircularBuffer objects (experimental:: and global), by pages
+// (a TensorAccessor page in, a Page out) and by whole shards (async_read_shard /
+// async_write_shard), L1 [4,8,6] / [2,2,2] shards on 2 cores into the same shards in DRAM.
+TEST(TtsimLaunch, TheNocAndCircularBufferObjectsCopyPagesAndShards) {
+    for (std::uint32_t mode : {0U, 1U}) {
+        sim::device dev{ttsim::kernel_device_config(2, 1, 2)};
+        distribution_spec s;  // pages of 16 int32
+        s.tensor = {4, 8, 6};
+        s.shard = {2, 2, 2};
+        s.page.kind = page_kind::pages;
+        s.element_size = 64;
+        s.alignment = 32;
+        s.cores = {core_range{{0, 0}, {1, 0}}};
+        const sim::buffer_id in = dev.allocate(s, "in");
+        s.cores = dev.dram_bank_ranges(2);
+        const sim::buffer_id out = dev.allocate(s, "out");
+        const sim::dense_tensor data = sim::dense_tensor::random(dev.buffer(in).dist.tensor_pages, 16, 7);
+        dev.write(in, data);
+        const std::vector<core_coord> cores{{0, 0}, {1, 0}};
+        ttsim::program p;
+        ttsim::circular_buffer_desc cb;
+        cb.page_size = mode == 0 ? 64 : 8 * 64;  // a page, or a shard's slot
+        cb.num_pages = 2;
+        cb.cores = cores;
+        p.add_circular_buffer(cb);
+        std::vector<std::uint32_t> cta{0, 64}, crta;
+        ttsim::append_accessor_args(dev, in, ttsim::all_compile_time, cta, crta);
+        ttsim::append_accessor_args(dev, out, ttsim::all_compile_time, cta, crta);
+        ttsim::kernel_desc k;
+        k.source = kernels + "/noc_object_copy.cpp";
+        k.compile_time_args = cta;
+        k.cores = cores;
+        const auto h = p.add_kernel(k);
+        p.set_common_runtime_args(h, crta);
+        const auto base = [&](sim::buffer_id b) { return static_cast<std::uint32_t>(dev.buffer(b).dist.bank_base); };
+        for (std::uint32_t i = 0; i < 2; ++i) {
+            // pages: [0, 96) and [96, 192); shards: 0, 2, ... and 1, 3, ... of 24
+            const std::vector<std::uint32_t> range =
+                mode == 0 ? std::vector<std::uint32_t>{i * 96, i * 96 + 96, 1} : std::vector<std::uint32_t>{i, 24, 2};
+            p.set_runtime_args(h, cores[i], {base(in), base(out), mode, range[0], range[1], range[2]});
+        }
+        const ttsim::launch_result r = ttsim::launch(dev, p, options(1));
+        ASSERT_TRUE(r.ok()) << "mode " << mode << "\n" << findings(r);
+        EXPECT_EQ(sim::first_difference(dev.read(out), data), "") << "mode " << mode;
+        EXPECT_EQ(r.traffic.pages_read, mode == 0 ? 192U : 24U) << "mode " << mode;  // a read a page, or a shard
+    }
 }
 
 }  // namespace

@@ -19,6 +19,9 @@
 //   std::uint32_t common_arg_count();   // common runtime words, so an accessor reading past them is refused
 // and, for dataflow_api.h, noc_read_page(src, dst_l1, size, noc) and noc_write_page(src_l1,
 // dst, size, noc): a transfer of one page (a platform may check it stays in one page).
+// api/dataflow/noc.h (the NoC object) needs no more: it calls those transfers and barriers,
+// noc_async_write_multicast(_loopback_src) and get_noc_multicast_addr, with tt-metal's
+// NOC_MAX_BURST_SIZE and NOC_UNICAST_WRITE_VC.
 // A platform that defines NDSHARD_TT_CHECKED also provides
 //   [[noreturn]] void out_of_range(const char* what, std::uint32_t index, std::uint32_t limit);
 // and the accessor then checks every page id, shard id and coordinate it is given.
