@@ -2,7 +2,8 @@
 // (Device 2.0): page by page (runtime arg mode 0: pages [first, end) step `step`), read as
 // a TensorAccessor page into the CB and written out as the Page the output's iterator
 // yields; or shard by shard (mode 1: shards first, first + step, ... below end), each whole
-// shard slot read into the CB and written into the same shard of the output. Both spellings
+// shard slot read into the CB and written into the same shard of the output; or (mode 2)
+// those shards written from the input's own slots on this core, no CB. Both spellings
 // of the objects and their option parameters; the multicast forms are compiled, not run.
 #include "api/dataflow/circular_buffer.h"
 #include "api/dataflow/dataflow_api.h"
@@ -54,6 +55,12 @@ void kernel_main() {
                 cb, dst, {}, experimental::Noc::shard_args_t<decltype(dst)>{shard});
             noc.async_writes_flushed();
             cb.pop_front(1);
+        }
+        noc.async_write_barrier();
+    } else if (mode == 2) {  // straight from this core's shards of the input, no CB
+        Noc noc;
+        for (uint32_t shard = first; shard < end; shard += step) {
+            noc.async_write_shard(src, dst, Noc::shard_args_t<decltype(src)>{shard}, {shard});
         }
         noc.async_write_barrier();
     } else {  // never run: the multicast forms compile
