@@ -20,6 +20,7 @@
 #include "l1_window.hpp"
 #include "ndshard/error.hpp"
 #include "ndshard/tt/noc.hpp"
+#include "ndshard/tt/tile.hpp"
 #include "ndshard/ttsim/kernel_abi.hpp"
 #include "scheduler.hpp"
 
@@ -75,7 +76,7 @@ public:
     bool cb_pages_available_at_front(std::int32_t cb, std::int32_t pages) override;
     std::uint32_t cb_write_ptr(std::int32_t cb) override;
     std::uint32_t cb_read_ptr(std::int32_t cb) override;
-    std::uint32_t cb_page_size(std::int32_t cb) override;
+    std::uint32_t cb_tile_size(std::int32_t cb) override;
     std::uint32_t cb_data_format(std::int32_t cb) override;
     std::uint32_t cb_tile_hw(std::int32_t cb) override;
     void noc_read(std::uint64_t src, std::uint32_t dst_l1, std::uint32_t size, std::uint8_t noc, bool page) override;
@@ -302,7 +303,10 @@ bool kernel_services::cb_pages_available_at_front(std::int32_t id, std::int32_t 
 }
 std::uint32_t kernel_services::cb_write_ptr(std::int32_t id) { return cb(id, "get_write_ptr").wr; }
 std::uint32_t kernel_services::cb_read_ptr(std::int32_t id) { return cb(id, "get_read_ptr").rd; }
-std::uint32_t kernel_services::cb_page_size(std::int32_t id) { return cb(id, "get_tile_size").page_size; }
+std::uint32_t kernel_services::cb_tile_size(std::int32_t id) {
+    const cb_state& c = cb(id, "get_tile_size");
+    return tt::tile_bytes(c.format, c.tile_hw);
+}
 std::uint32_t kernel_services::cb_data_format(std::int32_t id) { return cb(id, "get_dataformat").format; }
 std::uint32_t kernel_services::cb_tile_hw(std::int32_t id) { return cb(id, "get_tile_hw").tile_hw; }
 

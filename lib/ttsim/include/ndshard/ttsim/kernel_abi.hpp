@@ -10,7 +10,7 @@
 namespace ndshard::ttsim::abi {
 
 // Bumped when the interface changes: a cached kernel of another version is rebuilt.
-inline constexpr std::uint32_t version = 2;
+inline constexpr std::uint32_t version = 3;
 
 // What a kernel sees of its core and itself.
 struct identity {
@@ -39,7 +39,7 @@ public:
     virtual bool cb_pages_available_at_front(std::int32_t cb, std::int32_t pages) = 0;
     virtual std::uint32_t cb_write_ptr(std::int32_t cb) = 0;
     virtual std::uint32_t cb_read_ptr(std::int32_t cb) = 0;
-    virtual std::uint32_t cb_page_size(std::int32_t cb) = 0;
+    virtual std::uint32_t cb_tile_size(std::int32_t cb) = 0;  // one tile of its format and tile shape
     virtual std::uint32_t cb_data_format(std::int32_t cb) = 0;
     virtual std::uint32_t cb_tile_hw(std::int32_t cb) = 0;
 

@@ -14,7 +14,6 @@
 #include <type_traits>
 
 #include "ndshard/tt/noc.hpp"
-#include "ndshard/tt/tile.hpp"
 #include "ndshard/ttsim/kernel_abi.hpp"
 
 #ifndef FORCE_INLINE
@@ -145,8 +144,7 @@ FORCE_INLINE std::uint32_t get_read_ptr(std::uint32_t operand) {
 // The bytes of one tile of the CB's data format and tile shape (as tt-metal's
 // get_tile_size: Float16_b 32 x 32 is 2048 whatever the CB's page size), not its slot size.
 inline std::int32_t get_tile_size(const std::int32_t operand) {
-    const std::uint32_t format = ndshard_ttsim_services->cb_data_format(operand);
-    return static_cast<std::int32_t>(::ndshard::tt::tile_bytes(format, ndshard_ttsim_services->cb_tile_hw(operand)));
+    return static_cast<std::int32_t>(ndshard_ttsim_services->cb_tile_size(operand));
 }
 inline std::uint32_t get_tile_hw(const std::int32_t operand) { return ndshard_ttsim_services->cb_tile_hw(operand); }
 inline DataFormat get_dataformat(const std::int32_t operand) {
