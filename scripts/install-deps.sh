@@ -11,7 +11,7 @@ fi
 
 packages=(
   cmake ninja-build g++
-  clang llvm llvm-14 libclang-rt-14-dev
+  clang llvm llvm-14 libclang-rt-14-dev lld
   libgtest-dev libbenchmark-dev librapidcheck-dev
   libboost-dev libcli11-dev nlohmann-json3-dev libdivide-dev
   valgrind python3 git clang-format-14
