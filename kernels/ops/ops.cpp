@@ -76,13 +76,14 @@ void add_reader_writer(ttsim::program& p, kernel_plan reader, kernel_plan writer
         for (kernel_plan* k : {&reader, &writer})
             for (auto& [core, args] : k->runtime) args.push_back(semaphore);
     }
-    const auto add = [&p](kernel_plan& k, ttsim::processor proc) {
+    const auto add = [&p, &include_dirs = swap.include_dirs](kernel_plan& k, ttsim::processor proc) {
         std::vector<core_coord> cores;
         for (const auto& [core, args] : k.runtime) cores.push_back(core);
         ttsim::kernel_desc desc;
         desc.source = (kernels_dir() / k.source).string();
         desc.proc = proc;
         desc.compile_time_args = k.compile_time;
+        desc.include_dirs = include_dirs;
         desc.cores = cores;
         desc.name = k.source;
         const ttsim::kernel_handle h = p.add_kernel(std::move(desc));

@@ -41,6 +41,7 @@ TEST(KcheckCli, BadFlagsNameTheValueAndTheRule) {
     expect_refused({"copy", "--reader", "/no/such/reader.cpp"},
                    {"--reader", "/no/such/reader.cpp", "not a readable file"});
     expect_refused({"copy", "--writer", ""}, {"--writer"});
+    expect_refused({"copy", "--include", "/no/such/dir"}, {"--include", "/no/such/dir", "not a directory"});
     expect_refused({"copy", "--case", "{"}, {"--case", "not JSON"});
     expect_refused({"copy", "--case", R"({"inputs":[]})"}, {"--case", "keys"});
     expect_refused({"copy", "--timeout-s", "0"}, {"--timeout-s"});

@@ -27,6 +27,7 @@ std::string kernel_flags(const kcheck_command& c) {
     std::string out;
     if (!c.reader.empty()) out += " --reader " + shell_quoted(c.reader);
     if (!c.writer.empty()) out += " --writer " + shell_quoted(c.writer);
+    for (const std::string& dir : c.include_dirs) out += " --include " + shell_quoted(dir);
     if (c.semaphore) out += " --semaphore";
     return out;
 }
@@ -103,6 +104,16 @@ std::string kernel_file(const std::string& text, const char* flag) {
     return p.string();
 }
 
+// An include directory named on the command line, as an absolute path.
+std::string include_dir(const std::string& text) {
+    if (text.empty()) throw usage_error("--include \"\": give the path of a directory");
+    std::error_code ec;
+    const std::filesystem::path p = std::filesystem::weakly_canonical(std::filesystem::absolute(text, ec), ec);
+    if (ec || !std::filesystem::is_directory(p, ec))
+        throw usage_error("--include " + quote_value(text) + ": not a directory");
+    return p.string();
+}
+
 }  // namespace
 
 CLI::App* add_kcheck_command(CLI::App& app, kcheck_flags& f) {
@@ -114,6 +125,12 @@ CLI::App* add_kcheck_command(CLI::App& app, kcheck_flags& f) {
         ->type_name("OP");
     add_text(kcheck, "--reader", f.reader, "your reader kernel (riscv_0, NoC 0) in place of the op's", "FILE.cpp");
     add_text(kcheck, "--writer", f.writer, "your writer kernel (riscv_1, NoC 1) in place of the op's", "FILE.cpp");
+    kcheck
+        ->add_option("--include", f.include,
+                     "an include directory for the kernels (headers a kernel includes are part of its cache key); "
+                     "repeatable")
+        ->allow_extra_args(false)
+        ->type_name("DIR");
     kcheck->add_flag("--semaphore", f.semaphore,
                      "one semaphore (initially 0) on the kernels' cores, its id the last runtime arg of both");
     add_text(kcheck, "--cases", f.cases, "cases to draw, 1..1000000; default 100", "N");
@@ -149,10 +166,11 @@ CLI::App* add_kcheck_command(CLI::App& app, kcheck_flags& f) {
 kcheck_command kcheck_of(const kcheck_flags& f, bool allow_files) {
     kcheck_command c;
     c.op = f.op;
-    if (!allow_files && (f.reader || f.writer || f.cache))
-        throw usage_error("--reader, --writer and --cache name files, which this caller does not allow");
+    if (!allow_files && (f.reader || f.writer || f.cache || !f.include.empty()))
+        throw usage_error("--reader, --writer, --include and --cache name files, which this caller does not allow");
     if (f.reader) c.reader = kernel_file(*f.reader, "--reader");
     if (f.writer) c.writer = kernel_file(*f.writer, "--writer");
+    for (const std::string& dir : f.include) c.include_dirs.push_back(include_dir(dir));
     c.semaphore = f.semaphore;
     if (f.cases) c.cases = bounded(*f.cases, "--cases", 1, 1000000);
     if (f.seed) c.seed = parse_u64(*f.seed, "--seed");
@@ -185,6 +203,7 @@ int run_kcheck(const kcheck_command& c, std::ostream& out) {
     swap.reader = c.reader;
     swap.writer = c.writer;
     swap.semaphore = c.semaphore;
+    swap.include_dirs = c.include_dirs;
     const ttsim::op_desc op = kernels::make_op(c.op, swap);
     const ttsim::check_options o = options_of(c);
     if (c.one_case) return run_one_case(op, c, o, out);

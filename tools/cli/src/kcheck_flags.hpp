@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -15,6 +16,7 @@ struct kcheck_flags {
     std::string op;
     std::optional<std::string> reader, writer, cases, seed, max_pages, cores, page_bytes, static_percent, one_case,
         timeout, cache;
+    std::vector<std::string> include;
     bool semaphore = false, no_isolate = false, json = false;
 };
 

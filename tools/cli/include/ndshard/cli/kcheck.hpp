@@ -16,9 +16,10 @@ namespace ndshard::cli {
 // distributions (kcheck.hpp). Exit 0 when every case passes, 1 when one fails (printed
 // shrunk, with its replay), 2 for a bad flag or op.
 struct kcheck_command {
-    std::string op;              // "copy", "permute:2,0,1", ... (kernels/ops/ops.hpp)
-    std::string reader, writer;  // absolute paths; empty: the op's own kernel
-    bool semaphore = false;      // one semaphore id appended to both kernels' runtime args
+    std::string op;                         // "copy", "permute:2,0,1", ... (kernels/ops/ops.hpp)
+    std::string reader, writer;             // absolute paths; empty: the op's own kernel
+    bool semaphore = false;                 // one semaphore id appended to both kernels' runtime args
+    std::vector<std::string> include_dirs;  // --include: absolute paths, for both kernels
     std::uint64_t cases = 100;
     std::uint64_t seed = 1;
     std::uint32_t max_pages = 4096;
