@@ -94,4 +94,20 @@ TEST(Kernels, EveryDefectIsCaughtByItsCheckWithASmallCounterexample) {
                 caught, expected.size());
 }
 
+// keep_going: the run goes on after the first failure and counts every failing case.
+TEST(Kernels, KeepGoingCountsEveryFailingCaseOfADefect) {
+    ttsim::check_options o = options(6, 5);
+    o.page_bytes = {8};  // one compile per kernel
+    o.static_mix_percent = 0;
+    o.keep_going = true;
+    const ttsim::check_report r = ttsim::check_kernel(kernels::defect_op("push_before_read_barrier"), o);
+    EXPECT_EQ(r.cases_run, 6U);
+    EXPECT_GE(r.cases_failed, 2U) << r.smallest_result.summary;
+    EXPECT_EQ(r.failures.size(), r.cases_failed);
+    ASSERT_TRUE(r.smallest.has_value());
+    EXPECT_EQ(r.smallest_result.findings.front().kind, ttsim::finding_kind::async) << r.smallest_result.summary;
+    o.keep_going = false;
+    EXPECT_EQ(ttsim::check_kernel(kernels::defect_op("push_before_read_barrier"), o).cases_failed, 1U);
+}
+
 }  // namespace

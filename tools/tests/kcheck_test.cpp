@@ -35,6 +35,10 @@ TEST(KcheckCli, BadFlagsNameTheValueAndTheRule) {
     expect_refused({"copy", "--cases", "0"}, {"--cases", "\"0\"", "between 1 and 1000000"});
     expect_refused({"copy", "--cases", "-3"}, {"--cases", "-3"});
     expect_refused({"copy", "--cores", "9"}, {"--cores", "9", "between 1 and 8"});
+    expect_refused({"copy", "--grid", "8x8", "--cores", "65"}, {"--cores", "65", "between 1 and 64"});
+    expect_refused({"copy", "--grid", "9x8"}, {"--grid", "9", "between 1 and 8"});
+    expect_refused({"copy", "--grid", "8"}, {"--grid", "XxY"});
+    expect_refused({"copy", "--dram-banks", "13"}, {"--dram-banks", "13", "between 1 and 12"});
     expect_refused({"copy", "--static-percent", "101"}, {"--static-percent", "101"});
     expect_refused({"copy", "--page-bytes", "16,6"}, {"--page-bytes", "6", "multiple of 4"});
     expect_refused({"copy", "--page-bytes", "8192"}, {"8192", "4..4096"});

@@ -62,6 +62,8 @@ ttsim::check_options options_of(const kcheck_command& c) {
     o.page_bytes = c.page_bytes;
     o.isolate = c.isolate;
     o.case_timeout_s = c.timeout_s;
+    o.keep_going = c.keep_going;
+    o.device = {c.grid_x, c.grid_y, c.dram_banks};
     if (!c.cache.empty()) o.launch.cache = c.cache;
     return o;
 }
@@ -69,6 +71,12 @@ ttsim::check_options options_of(const kcheck_command& c) {
 int run_one_case(const ttsim::op_desc& op, const kcheck_command& c, const ttsim::check_options& o, std::ostream& out) {
     const ttsim::case_spec spec = ttsim::parse_case(*c.one_case);
     const ttsim::case_result r = ttsim::run_one(op, spec, o);
+    if (!r.applicable) {
+        if (c.json)
+            out << nlohmann::ordered_json{{"op", c.op}, {"applicable", false}, {"summary", r.summary}}.dump(2) << "\n";
+        else out << "kcheck " << c.op << ": " << r.summary << "\n";
+        return 0;
+    }
     if (c.json) {
         nlohmann::ordered_json j;
         j["op"] = c.op;
@@ -147,6 +155,11 @@ CLI::App* add_kcheck_command(CLI::App& app, kcheck_flags& f) {
              "folder of compiled kernels (default: $NDSHARD_KERNEL_CACHE, else one under the temp dir)", "DIR");
     kcheck->add_flag("--no-isolate", f.no_isolate,
                      "run cases in this process (a debugger sees the kernel; a crash ends the run)");
+    kcheck->add_flag("--keep-going", f.keep_going,
+                     "run every case after the first failure too and count the failures (the first is shrunk)");
+    add_text(kcheck, "--grid", f.grid,
+             "the case device's workers, 1..8 by 1..8 (tt-metal's Wormhole: 8x8); default 4x2", "XxY");
+    add_text(kcheck, "--dram-banks", f.dram_banks, "the case device's DRAM banks, 1..12; default 4", "N");
     kcheck->add_flag("--json", f.json, "one JSON object on stdout instead of text");
     kcheck->footer(
         "\nCompiles the kernels as they are, against ndshard's tt-metal headers (dataflow_api.h,\n"
@@ -175,7 +188,19 @@ kcheck_command kcheck_of(const kcheck_flags& f, bool allow_files) {
     if (f.cases) c.cases = bounded(*f.cases, "--cases", 1, 1000000);
     if (f.seed) c.seed = parse_u64(*f.seed, "--seed");
     if (f.max_pages) c.max_pages = static_cast<std::uint32_t>(bounded(*f.max_pages, "--max-pages", 1, 1U << 20));
-    if (f.cores) c.max_cores = static_cast<std::uint32_t>(bounded(*f.cores, "--cores", 1, 8));
+    if (f.grid) {
+        const std::string& g = *f.grid;
+        const std::size_t x = g.find('x');
+        if (x == std::string::npos)
+            throw usage_error("--grid " + quote_value(g) + ": workers as XxY, each 1..8 (8x8: tt-metal's Wormhole)");
+        c.grid_x = static_cast<std::uint32_t>(bounded(g.substr(0, x), "--grid", 1, 8));
+        c.grid_y = static_cast<std::uint32_t>(bounded(g.substr(x + 1), "--grid", 1, 8));
+    }
+    if (f.dram_banks) c.dram_banks = static_cast<std::uint32_t>(bounded(*f.dram_banks, "--dram-banks", 1, 12));
+    c.keep_going = f.keep_going;
+    if (f.cores)
+        c.max_cores = static_cast<std::uint32_t>(bounded(*f.cores, "--cores", 1, std::uint64_t{c.grid_x} * c.grid_y));
+    else c.max_cores = std::min(c.max_cores, c.grid_x * c.grid_y);
     if (f.static_percent)
         c.static_percent = static_cast<std::uint32_t>(bounded(*f.static_percent, "--static-percent", 0, 100));
     if (f.timeout) c.timeout_s = static_cast<std::uint32_t>(bounded(*f.timeout, "--timeout-s", 1, 3600));
@@ -216,6 +241,10 @@ int run_kcheck(const kcheck_command& c, std::ostream& out) {
         j["seed"] = c.seed;
         j["cases_run"] = r.cases_run;
         j["cases_failed"] = r.cases_failed;
+        j["cases_not_applicable"] = r.cases_not_applicable;
+        j["failures"] = nlohmann::ordered_json::array();
+        for (const auto& [spec, summary] : r.failures)
+            j["failures"].push_back({{"case", ttsim::describe(spec)}, {"summary", summary}});
         j["reached"] = r.tags;
         if (r.smallest) {
             j["smallest"] = {{"case", ttsim::describe(*r.smallest)},
@@ -227,7 +256,9 @@ int run_kcheck(const kcheck_command& c, std::ostream& out) {
         return r.smallest ? 1 : 0;
     }
     out << "kcheck " << c.op << ": " << r.cases_run << " cases (seed " << c.seed << "), " << r.cases_failed
-        << " failed\n";
+        << " failed";
+    if (r.cases_not_applicable != 0) out << ", " << r.cases_not_applicable << " drawn outside the op (not applicable)";
+    out << "\n";
     if (!r.tags.empty()) {
         out << "reached:";
         for (const std::string& t : r.tags) out << " " << t << ";";
@@ -241,6 +272,9 @@ int run_kcheck(const kcheck_command& c, std::ostream& out) {
         out << "PASS\n";
         return 0;
     }
+    if (c.keep_going)
+        for (std::size_t i = 0; i < r.failures.size() && i < findings_shown; ++i)
+            out << "failed case " << i + 1 << ": " << r.failures[i].second << "\n";
     out << "FAIL: " << r.smallest_result.summary << "\n"
         << "smallest failing case: " << ttsim::describe(*r.smallest) << "\n";
     write_findings(r.smallest_result, out);

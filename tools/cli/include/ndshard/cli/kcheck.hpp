@@ -31,6 +31,8 @@ struct kcheck_command {
     std::uint32_t timeout_s = 60;
     std::string cache;  // empty: launch_options' default
     bool json = false;
+    bool keep_going = false;                               // every case runs; the failures are counted
+    std::uint32_t grid_x = 4, grid_y = 2, dram_banks = 4;  // the case device (--grid, --dram-banks)
 };
 
 // Runs the check; text (or one JSON object with --json) on `out`. Exit 0 when every case
