@@ -29,6 +29,11 @@ std::string kernel_flags(const kcheck_command& c) {
     if (!c.writer.empty()) out += " --writer " + shell_quoted(c.writer);
     for (const std::string& dir : c.include_dirs) out += " --include " + shell_quoted(dir);
     if (c.semaphore) out += " --semaphore";
+    if (!c.contract.empty()) {
+        std::string terms;
+        for (const std::string& t : c.contract) terms += (terms.empty() ? "" : ",") + t;
+        out += " --contract " + terms;
+    }
     return out;
 }
 
@@ -112,6 +117,20 @@ std::string kernel_file(const std::string& text, const char* flag) {
     return p.string();
 }
 
+// The op's contract narrowed by --contract's terms (checked by kcheck_of).
+void narrow(ttsim::op_contract& k, const std::vector<std::string>& terms) {
+    for (const std::string& t : terms) {
+        if (t == "same-spec") k.same_spec = true;
+        else if (t == "same-aligned-page") k.same_aligned_page = true;
+        else if (t == "compile-time") k.mixes = {ttsim::all_compile_time};
+        else if (t == "runtime") k.mixes = {ttsim::all_runtime};
+        else if (t == "l1") k.memory = sim::memory_kind::l1;
+        else if (t == "dram") k.memory = sim::memory_kind::dram;
+        else if (t == "interleaved") k.layout = ttsim::op_contract::layouts::interleaved;
+        else if (t == "sharded") k.layout = ttsim::op_contract::layouts::sharded;
+    }
+}
+
 // An include directory named on the command line, as an absolute path.
 std::string include_dir(const std::string& text) {
     if (text.empty()) throw usage_error("--include \"\": give the path of a directory");
@@ -155,6 +174,10 @@ CLI::App* add_kcheck_command(CLI::App& app, kcheck_flags& f) {
              "folder of compiled kernels (default: $NDSHARD_KERNEL_CACHE, else one under the temp dir)", "DIR");
     kcheck->add_flag("--no-isolate", f.no_isolate,
                      "run cases in this process (a debugger sees the kernel; a crash ends the run)");
+    add_text(kcheck, "--contract", f.contract,
+             "the cases your kernels take, comma-separated: same-spec, same-aligned-page, compile-time, runtime, l1, "
+             "dram, interleaved, sharded (others are drawn never, and not applicable when replayed)",
+             "TERM,...");
     kcheck->add_flag("--keep-going", f.keep_going,
                      "run every case after the first failure too and count the failures (the first is shrunk)");
     add_text(kcheck, "--grid", f.grid,
@@ -198,6 +221,27 @@ kcheck_command kcheck_of(const kcheck_flags& f, bool allow_files) {
     }
     if (f.dram_banks) c.dram_banks = static_cast<std::uint32_t>(bounded(*f.dram_banks, "--dram-banks", 1, 12));
     c.keep_going = f.keep_going;
+    if (f.contract) {
+        const std::vector<std::string> known = contract_terms();
+        std::string rest = *f.contract;
+        for (std::size_t from = 0;;) {
+            const std::size_t comma = rest.find(',', from);
+            const std::string term = rest.substr(from, comma == std::string::npos ? std::string::npos : comma - from);
+            if (std::find(known.begin(), known.end(), term) == known.end())
+                throw usage_error("--contract " + quote_value(*f.contract) + ": '" + term +
+                                  "' is not one of same-spec, same-aligned-page, compile-time, runtime, l1, dram, "
+                                  "interleaved, sharded");
+            c.contract.push_back(term);
+            if (comma == std::string::npos) break;
+            from = comma + 1;
+        }
+        auto has = [&](const char* t) {
+            return std::find(c.contract.begin(), c.contract.end(), t) != c.contract.end();
+        };
+        if ((has("l1") && has("dram")) || (has("interleaved") && has("sharded")) ||
+            (has("compile-time") && has("runtime")))
+            throw usage_error("--contract " + quote_value(*f.contract) + ": two terms that exclude each other");
+    }
     if (f.cores)
         c.max_cores = static_cast<std::uint32_t>(bounded(*f.cores, "--cores", 1, std::uint64_t{c.grid_x} * c.grid_y));
     else c.max_cores = std::min(c.max_cores, c.grid_x * c.grid_y);
@@ -223,13 +267,18 @@ kcheck_command kcheck_of(const kcheck_flags& f, bool allow_files) {
     return c;
 }
 
+std::vector<std::string> contract_terms() {
+    return {"same-spec", "same-aligned-page", "compile-time", "runtime", "l1", "dram", "interleaved", "sharded"};
+}
+
 int run_kcheck(const kcheck_command& c, std::ostream& out) {
     kernels::kernel_swap swap;
     swap.reader = c.reader;
     swap.writer = c.writer;
     swap.semaphore = c.semaphore;
     swap.include_dirs = c.include_dirs;
-    const ttsim::op_desc op = kernels::make_op(c.op, swap);
+    ttsim::op_desc op = kernels::make_op(c.op, swap);
+    narrow(op.contract, c.contract);
     const ttsim::check_options o = options_of(c);
     if (c.one_case) return run_one_case(op, c, o, out);
 

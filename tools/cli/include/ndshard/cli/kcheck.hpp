@@ -33,7 +33,13 @@ struct kcheck_command {
     bool json = false;
     bool keep_going = false;                               // every case runs; the failures are counted
     std::uint32_t grid_x = 4, grid_y = 2, dram_banks = 4;  // the case device (--grid, --dram-banks)
+    // --contract: the cases the kernels take (contract_terms()), narrowing the op's own.
+    std::vector<std::string> contract;
 };
+
+// The terms --contract takes: same-spec, same-aligned-page, compile-time, runtime, l1,
+// dram, interleaved, sharded.
+std::vector<std::string> contract_terms();
 
 // Runs the check; text (or one JSON object with --json) on `out`. Exit 0 when every case
 // passes, 1 when one fails. Throws spec_error for an unknown op or a bad --case text.
