@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <charconv>
 
+#include "ndshard/distribution.hpp"
 #include "ndshard/error.hpp"
 #include "ndshard/sim/error.hpp"
 #include "ndshard/tt/words.hpp"
@@ -113,6 +114,23 @@ ttsim::op_desc sim_op_desc(std::string name, const sim::op_spec& op, std::size_t
         } catch (const sim::op_error&) {
             return std::nullopt;
         }
+    };
+    // Its contract: what the factories take (op_error otherwise), so that a replayed case of
+    // another shape is not applicable rather than a failure.
+    d.contract.also = [op](const ttsim::case_spec& c) -> std::string {
+        try {
+            const distribution in = make_distribution(c.inputs.at(0));
+            const distribution out = make_distribution(c.output);
+            if (in.page_size != out.page_size)
+                return "input pages of " + std::to_string(in.page_size) + " bytes, output pages of " +
+                       std::to_string(out.page_size) + " (the op takes equal page sizes)";
+            if (!(sim::output_pages(op, in.tensor_pages) == out.tensor_pages))
+                return "the output's page grid " + to_string(out.tensor_pages) + " is not the op's of the input's " +
+                       to_string(in.tensor_pages);
+        } catch (const std::exception& e) {
+            return std::string("not a case of the op: ") + e.what();
+        }
+        return "";
     };
     d.build = std::move(build);
     d.reference = [op](const std::vector<sim::dense_tensor>& inputs, const shape& output_pages) {

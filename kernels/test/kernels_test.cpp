@@ -6,11 +6,13 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "defects/defects.hpp"
 #include "ndshard/distribution.hpp"
+#include "ndshard/testkit/entropy.hpp"
 #include "ops/ops.hpp"
 
 namespace {
@@ -108,6 +110,28 @@ TEST(Kernels, KeepGoingCountsEveryFailingCaseOfADefect) {
     EXPECT_EQ(r.smallest_result.findings.front().kind, ttsim::finding_kind::async) << r.smallest_result.summary;
     o.keep_going = false;
     EXPECT_EQ(ttsim::check_kernel(kernels::defect_op("push_before_read_barrier"), o).cases_failed, 1U);
+}
+
+// The ops' contract: a replayed case of another shape (output pages of another size, or
+// another output grid) is not applicable, never a failure, and nothing is compiled for it.
+TEST(Kernels, ACaseTheOpDoesNotTakeIsNotApplicable) {
+    const ttsim::op_desc op = kernels::make_op("copy");
+    ttsim::check_options o = options(1, 5);
+    testkit::random_entropy e(2);
+    std::optional<ttsim::case_spec> c;
+    while (!c) c = ttsim::draw_case(op, e, o);
+    EXPECT_EQ(ttsim::outside_contract(op.contract, *c), "") << ttsim::describe(*c);
+    ttsim::case_spec other = *c;
+    other.output.element_size += 4;
+    ttsim::case_result r = ttsim::run_one(op, other, o);
+    EXPECT_FALSE(r.applicable);
+    EXPECT_TRUE(r.passed);
+    EXPECT_NE(r.summary.find("equal page sizes"), std::string::npos) << r.summary;
+    other = *c;
+    other.output.tensor.push_back(2);
+    other.output.shard.push_back(1);
+    r = ttsim::run_one(op, other, o);
+    EXPECT_FALSE(r.applicable) << r.summary;
 }
 
 }  // namespace
