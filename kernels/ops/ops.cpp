@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <charconv>
 
+#include "ndshard/distribution.hpp"
 #include "ndshard/error.hpp"
 #include "ndshard/sim/error.hpp"
 #include "ndshard/tt/words.hpp"
@@ -76,13 +77,14 @@ void add_reader_writer(ttsim::program& p, kernel_plan reader, kernel_plan writer
         for (kernel_plan* k : {&reader, &writer})
             for (auto& [core, args] : k->runtime) args.push_back(semaphore);
     }
-    const auto add = [&p](kernel_plan& k, ttsim::processor proc) {
+    const auto add = [&p, &include_dirs = swap.include_dirs](kernel_plan& k, ttsim::processor proc) {
         std::vector<core_coord> cores;
         for (const auto& [core, args] : k.runtime) cores.push_back(core);
         ttsim::kernel_desc desc;
         desc.source = (kernels_dir() / k.source).string();
         desc.proc = proc;
         desc.compile_time_args = k.compile_time;
+        desc.include_dirs = include_dirs;
         desc.cores = cores;
         desc.name = k.source;
         const ttsim::kernel_handle h = p.add_kernel(std::move(desc));
@@ -112,6 +114,23 @@ ttsim::op_desc sim_op_desc(std::string name, const sim::op_spec& op, std::size_t
         } catch (const sim::op_error&) {
             return std::nullopt;
         }
+    };
+    // Its contract: what the factories take (op_error otherwise), so that a replayed case of
+    // another shape is not applicable rather than a failure.
+    d.contract.also = [op](const ttsim::case_spec& c) -> std::string {
+        try {
+            const distribution in = make_distribution(c.inputs.at(0));
+            const distribution out = make_distribution(c.output);
+            if (in.page_size != out.page_size)
+                return "input pages of " + std::to_string(in.page_size) + " bytes, output pages of " +
+                       std::to_string(out.page_size) + " (the op takes equal page sizes)";
+            if (!(sim::output_pages(op, in.tensor_pages) == out.tensor_pages))
+                return "the output's page grid " + to_string(out.tensor_pages) + " is not the op's of the input's " +
+                       to_string(in.tensor_pages);
+        } catch (const std::exception& e) {
+            return std::string("not a case of the op: ") + e.what();
+        }
+        return "";
     };
     d.build = std::move(build);
     d.reference = [op](const std::vector<sim::dense_tensor>& inputs, const shape& output_pages) {

@@ -36,6 +36,8 @@ struct kernel_swap {
     // One semaphore (initially 0) on the kernels' cores, its id appended to the runtime args
     // of both kernels.
     bool semaphore = false;
+    // Extra include directories for both kernels (kernel_desc::include_dirs).
+    std::vector<std::string> include_dirs;
 };
 
 const ttsim::op_desc& copy_op();

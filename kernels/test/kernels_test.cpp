@@ -7,11 +7,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "defects/defects.hpp"
 #include "ndshard/distribution.hpp"
+#include "ndshard/testkit/entropy.hpp"
 #include "ops/ops.hpp"
 
 namespace {
@@ -121,6 +123,44 @@ TEST(Kernels, EveryDefectIsCaughtByItsCheckWithASmallCounterexample) {
     std::printf("%s\nkernels: %zu of %zu defects caught by their check, counterexamples within bounds (%zu of the "
                 "gallery's %zu here)\n",
                 table.c_str(), caught, checked, checked, expected.size());
+}
+
+// keep_going: the run goes on after the first failure and counts every failing case.
+TEST(Kernels, KeepGoingCountsEveryFailingCaseOfADefect) {
+    ttsim::check_options o = options(6, 5);
+    o.page_bytes = {8};  // one compile per kernel
+    o.static_mix_percent = 0;
+    o.keep_going = true;
+    const ttsim::check_report r = ttsim::check_kernel(kernels::defect_op("push_before_read_barrier"), o);
+    EXPECT_EQ(r.cases_run, 6U);
+    EXPECT_GE(r.cases_failed, 2U) << r.smallest_result.summary;
+    EXPECT_EQ(r.failures.size(), r.cases_failed);
+    ASSERT_TRUE(r.smallest.has_value());
+    EXPECT_EQ(r.smallest_result.findings.front().kind, ttsim::finding_kind::async) << r.smallest_result.summary;
+    o.keep_going = false;
+    EXPECT_EQ(ttsim::check_kernel(kernels::defect_op("push_before_read_barrier"), o).cases_failed, 1U);
+}
+
+// The ops' contract: a replayed case of another shape (output pages of another size, or
+// another output grid) is not applicable, never a failure, and nothing is compiled for it.
+TEST(Kernels, ACaseTheOpDoesNotTakeIsNotApplicable) {
+    const ttsim::op_desc op = kernels::make_op("copy");
+    ttsim::check_options o = options(1, 5);
+    testkit::random_entropy e(2);
+    std::optional<ttsim::case_spec> c;
+    while (!c) c = ttsim::draw_case(op, e, o);
+    EXPECT_EQ(ttsim::outside_contract(op.contract, *c), "") << ttsim::describe(*c);
+    ttsim::case_spec other = *c;
+    other.output.element_size += 4;
+    ttsim::case_result r = ttsim::run_one(op, other, o);
+    EXPECT_FALSE(r.applicable);
+    EXPECT_TRUE(r.passed);
+    EXPECT_NE(r.summary.find("equal page sizes"), std::string::npos) << r.summary;
+    other = *c;
+    other.output.tensor.push_back(2);
+    other.output.shard.push_back(1);
+    r = ttsim::run_one(op, other, o);
+    EXPECT_FALSE(r.applicable) << r.summary;
 }
 
 }  // namespace

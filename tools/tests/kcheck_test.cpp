@@ -35,12 +35,19 @@ TEST(KcheckCli, BadFlagsNameTheValueAndTheRule) {
     expect_refused({"copy", "--cases", "0"}, {"--cases", "\"0\"", "between 1 and 1000000"});
     expect_refused({"copy", "--cases", "-3"}, {"--cases", "-3"});
     expect_refused({"copy", "--cores", "9"}, {"--cores", "9", "between 1 and 8"});
+    expect_refused({"copy", "--grid", "8x8", "--cores", "65"}, {"--cores", "65", "between 1 and 64"});
+    expect_refused({"copy", "--grid", "9x8"}, {"--grid", "9", "between 1 and 8"});
+    expect_refused({"copy", "--grid", "8"}, {"--grid", "XxY"});
+    expect_refused({"copy", "--dram-banks", "13"}, {"--dram-banks", "13", "between 1 and 12"});
+    expect_refused({"copy", "--contract", "l1,tiles"}, {"--contract", "tiles", "same-spec"});
+    expect_refused({"copy", "--contract", "l1,dram"}, {"--contract", "exclude each other"});
     expect_refused({"copy", "--static-percent", "101"}, {"--static-percent", "101"});
     expect_refused({"copy", "--page-bytes", "16,6"}, {"--page-bytes", "6", "multiple of 4"});
     expect_refused({"copy", "--page-bytes", "8192"}, {"8192", "4..4096"});
     expect_refused({"copy", "--reader", "/no/such/reader.cpp"},
                    {"--reader", "/no/such/reader.cpp", "not a readable file"});
     expect_refused({"copy", "--writer", ""}, {"--writer"});
+    expect_refused({"copy", "--include", "/no/such/dir"}, {"--include", "/no/such/dir", "not a directory"});
     expect_refused({"copy", "--case", "{"}, {"--case", "not JSON"});
     expect_refused({"copy", "--case", R"({"inputs":[]})"}, {"--case", "keys"});
     expect_refused({"copy", "--timeout-s", "0"}, {"--timeout-s"});
@@ -112,6 +119,18 @@ TEST(KcheckCli, JsonReportsTheCounts) {
     for (const char* key : {"\"op\": \"reduce:0\"", "\"cases_run\": ", "\"cases_failed\": 0", "\"reached\": "})
         EXPECT_NE(r.out.find(key), std::string::npos) << key << " not in " << r.out;
     EXPECT_EQ(r.out.find("\"smallest\""), std::string::npos) << r.out;
+}
+
+// --contract narrows the op: a case outside it is not applicable (exit 0), never run.
+TEST(KcheckCli, ACaseOutsideTheContractIsNotApplicable) {
+    const std::string spec =
+        R"js({"tensor":[2,2],"shard":[1,2],"page":"pages","element_size":8,"alignment":32,"cores":"(0,0)-(1,0)",)js"
+        R"js("orientation":"row_major","strategy":"round_robin_1d","bank_base":0})js";
+    const std::string one = R"js({"inputs":[{"spec":)js" + spec + R"js(,"memory":"l1"}],"output":{"spec":)js" + spec +
+                            R"js(,"memory":"dram"},"mix":0,"cores":1,"seed":0})js";
+    const run_output r = run_cli(with_cache({"kcheck", "copy", "--contract", "l1,same-spec", "--case", one}));
+    EXPECT_EQ(r.code, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("not applicable: "), std::string::npos) << r.out;
 }
 
 }  // namespace

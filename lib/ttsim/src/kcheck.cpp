@@ -12,6 +12,7 @@
 #include <map>
 #include <sstream>
 #include <stdexcept>
+#include <tuple>
 
 #include "ndshard/error.hpp"
 #include "ndshard/sim/scenario.hpp"
@@ -27,9 +28,16 @@ namespace ndshard::ttsim {
 
 namespace {
 
-// The device every case runs on: 4 x 2 workers, 4 DRAM banks (small, so that more cores
-// than shards and every bank of an interleaved buffer are common).
-sim::device_config case_device() { return kernel_device_config(4, 2, 4); }
+// The device a case runs on (case_grid: 4 x 2 workers and 4 DRAM banks by default).
+sim::device_config case_device(const case_grid& g) { return kernel_device_config(g.x, g.y, g.dram_banks); }
+
+// Why `g` is no device a case runs on, or "".
+std::string bad_grid(const case_grid& g) {
+    if (g.x < 1 || g.x > 8 || g.y < 1 || g.y > 8 || g.dram_banks < 1 || g.dram_banks > 12)
+        return "device " + std::to_string(g.x) + "x" + std::to_string(g.y) + " with " + std::to_string(g.dram_banks) +
+               " DRAM banks: workers 1..8 by 1..8, 1..12 banks (tt-metal's Wormhole grid is 8x8, 12 banks)";
+    return "";
+}
 
 const char* memory_name(sim::memory_kind k) { return k == sim::memory_kind::dram ? "dram" : "l1"; }
 sim::memory_kind memory_of(const std::string& s) {
@@ -58,6 +66,27 @@ distribution_spec whole_table_interleaved(const sim::device_config& cfg, const s
         s.cores = {{{0, 0}, {cfg.grid_x - 1, cfg.grid_y - 1}}};  // row-major: the L1 bank order
     }
     return s;
+}
+
+// Whether `s` is what tt-metal calls interleaved on `cfg`: one-page shards dealt round robin
+// over every bank of the platform's table in order (as accessor_words decides).
+bool is_interleaved(const sim::device_config& cfg, const distribution_spec& s, sim::memory_kind m) {
+    for (std::size_t d = 0; d < s.shard.rank(); ++d)
+        if (s.shard[d] != 1) return false;
+    try {
+        const distribution d = make_distribution(s);
+        const distribution w = make_distribution(whole_table_interleaved(cfg, s.tensor, s.element_size, m));
+        return d.layout.rule == deal_rule::round_robin && d.cores == w.cores;
+    } catch (const spec_error&) {
+        return false;
+    }
+}
+
+case_result not_applicable(const std::string& why) {
+    case_result r;
+    r.applicable = false;
+    r.summary = "not applicable: " + why;
+    return r;
 }
 
 // One case's findings over a pipe: a line per finding, fields separated by tabs, newlines
@@ -164,6 +193,42 @@ case_result run_isolated(const op_desc& op, const case_spec& c, const check_opti
 
 }  // namespace
 
+std::string outside_contract(const op_contract& k, const case_spec& c) {
+    const sim::device_config cfg = case_device(c.device);
+    if (k.same_spec && !c.inputs.empty() && (!(c.output == c.inputs[0]) || c.output_memory != c.input_memory[0]))
+        return "the output's distribution is not the input's (the op takes only equal ones)";
+    std::vector<std::tuple<std::string, const distribution_spec*, sim::memory_kind>> all;
+    for (std::size_t i = 0; i < c.inputs.size(); ++i)
+        all.emplace_back("input " + std::to_string(i), &c.inputs[i], c.input_memory.at(i));
+    all.emplace_back("the output", &c.output, c.output_memory);
+    std::uint64_t aligned = 0;
+    for (const auto& [name, s, m] : all) {
+        if (k.memory && m != *k.memory)
+            return name + " is in " + memory_name(m) + " (the op takes " + memory_name(*k.memory) + " only)";
+        if (k.layout != op_contract::layouts::any) {
+            const bool inter = is_interleaved(cfg, *s, m);
+            if (inter != (k.layout == op_contract::layouts::interleaved))
+                return name + (inter ? " is interleaved (the op takes sharded buffers only)"
+                                     : " is not interleaved (the op takes interleaved buffers only)");
+        }
+        if (k.same_aligned_page) {
+            std::uint64_t a = 0;
+            try {
+                a = make_distribution(*s).aligned_page_size;
+            } catch (const spec_error&) {
+                return name + " is not a valid distribution";
+            }
+            if (aligned != 0 && a != aligned)
+                return name + "'s aligned page size " + std::to_string(a) + " is not the others' " +
+                       std::to_string(aligned) + " (the op takes equal ones only)";
+            aligned = a;
+        }
+    }
+    if (!k.mixes.empty() && std::find(k.mixes.begin(), k.mixes.end(), c.mix) == k.mixes.end())
+        return "accessor mix " + std::to_string(c.mix) + " is not one the op takes";
+    return k.also ? k.also(c) : std::string();
+}
+
 std::string describe(const case_spec& c) {
     std::string s;
     auto one = [&](const char* what, const distribution_spec& d, sim::memory_kind m) {
@@ -174,6 +239,9 @@ std::string describe(const case_spec& c) {
     for (std::size_t i = 0; i < c.inputs.size(); ++i) one("input", c.inputs[i], c.input_memory[i]);
     one("output", c.output, c.output_memory);
     s += "mix " + std::to_string(c.mix) + ", " + std::to_string(c.num_cores) + " cores, seed " + std::to_string(c.seed);
+    if (c.device != case_grid{})
+        s += ", on " + std::to_string(c.device.x) + "x" + std::to_string(c.device.y) + " workers and " +
+             std::to_string(c.device.dram_banks) + " DRAM banks";
     return s;
 }
 
@@ -188,6 +256,7 @@ std::string replay_flags(const case_spec& c) {
     j["mix"] = c.mix;
     j["cores"] = c.num_cores;
     j["seed"] = c.seed;
+    if (c.device != case_grid{}) j["device"] = {c.device.x, c.device.y, c.device.dram_banks};
     return "--case '" + j.dump() + "'";
 }
 
@@ -209,23 +278,33 @@ case_spec parse_case(const std::string& text) {
         c.mix = j.at("mix").get<std::uint32_t>();
         c.num_cores = j.at("cores").get<std::uint32_t>();
         c.seed = j.at("seed").get<std::uint64_t>();
+        if (j.contains("device")) {
+            const auto dims = j.at("device").get<std::vector<std::uint32_t>>();
+            if (dims.size() != 3)
+                throw spec_error("kcheck_case", "--case: device is [workers x, workers y, DRAM banks]");
+            c.device = {dims[0], dims[1], dims[2]};
+        }
     } catch (const spec_error&) {
         throw;
     } catch (const std::exception& e) {
         throw spec_error("kcheck_case", std::string("--case: ") + e.what() +
-                                            " (keys: inputs[{spec, memory}], output{spec, memory}, mix, cores, seed)");
+                                            " (keys: inputs[{spec, memory}], output{spec, memory}, mix, cores, seed, "
+                                            "optional device [x, y, banks])");
     }
     if (!tt::is_valid_runtime_mix(c.mix) || (c.mix & ~tt::flag::runtime_all) != 0)
         throw spec_error("kcheck_case",
                          "--case: mix " + std::to_string(c.mix) + " is not one of the 15 (tt::flag Runtime bits)");
-    if (c.num_cores < 1 || c.num_cores > case_device().grid_x * case_device().grid_y)
-        throw spec_error("kcheck_case", "--case: cores " + std::to_string(c.num_cores) + " is not in 1..8");
+    if (const std::string bad = bad_grid(c.device); !bad.empty()) throw spec_error("kcheck_case", "--case: " + bad);
+    if (c.num_cores < 1 || c.num_cores > c.device.x * c.device.y)
+        throw spec_error("kcheck_case", "--case: cores " + std::to_string(c.num_cores) + " is not in 1.." +
+                                            std::to_string(c.device.x * c.device.y));
     return c;
 }
 
 case_result run_case(const op_desc& op, const case_spec& c, const launch_options& options,
                      const std::map<std::string, std::string>& sources) {
-    const sim::device_config cfg = case_device();
+    if (const std::string why = outside_contract(op.contract, c); !why.empty()) return not_applicable(why);
+    const sim::device_config cfg = case_device(c.device);
     sim::device dev(cfg);
     std::vector<sim::buffer_id> inputs;
     std::vector<sim::dense_tensor> data;
@@ -270,9 +349,15 @@ case_result run_case(const op_desc& op, const case_spec& c, const launch_options
     return out;
 }
 
-std::optional<case_spec> draw_case(const op_desc& op, testkit::entropy& e, const check_options& o) {
-    const sim::device_config cfg = case_device();
+namespace {
+
+// One draw, steered into the op's contract where that is cheap (memory, layout, same spec,
+// mixes, aligned page sizes); draw_case checks the rest.
+std::optional<case_spec> draw_once(const op_desc& op, testkit::entropy& e, const check_options& o) {
+    const op_contract& k = op.contract;
+    const sim::device_config cfg = case_device(o.device);
     case_spec c;
+    c.device = o.device;
     const std::size_t lo = std::max<std::size_t>(op.min_rank, 1), hi = std::min<std::size_t>(op.max_rank, 8);
     // Ranks 1..4 mostly, 8 on purpose now and then.
     const std::size_t rank = e.chance(10) ? hi : e.between(lo, std::min(hi, std::max<std::size_t>(lo, 4)));
@@ -280,14 +365,21 @@ std::optional<case_spec> draw_case(const op_desc& op, testkit::entropy& e, const
     std::vector<shape> in_pages(op.num_inputs, pages);
     const std::optional<shape> out_pages = op.output_pages(in_pages);
     if (!out_pages) return std::nullopt;
+    if (k.same_spec && !(*out_pages == pages)) return std::nullopt;
     const std::uint64_t bytes =
         o.page_bytes.empty() ? 4 * e.between(1, 16) : o.page_bytes[e.between(0, o.page_bytes.size() - 1)];
     auto draw = [&](const shape& p, distribution_spec& s, sim::memory_kind& m) {
-        if (e.chance(12)) {
-            m = e.chance(50) ? sim::memory_kind::dram : sim::memory_kind::l1;
+        const bool whole_table =
+            k.layout == op_contract::layouts::interleaved || (k.layout == op_contract::layouts::any && e.chance(12));
+        if (whole_table) {
+            m = k.memory ? *k.memory : e.chance(50) ? sim::memory_kind::dram : sim::memory_kind::l1;
             s = whole_table_interleaved(cfg, p, bytes, m);
         } else {
-            const sim::drawn_spec d = sim::draw_distribution(e, cfg, p, bytes);
+            sim::draw_options opt;
+            opt.l1_only = k.memory == sim::memory_kind::l1;
+            sim::drawn_spec d = sim::draw_distribution(e, cfg, p, bytes, opt);
+            for (int tries = 0; k.memory && d.memory != *k.memory && tries < 8; ++tries)
+                d = sim::draw_distribution(e, cfg, p, bytes, opt);
             s = d.spec;
             m = d.memory;
         }
@@ -300,13 +392,36 @@ std::optional<case_spec> draw_case(const op_desc& op, testkit::entropy& e, const
         c.input_memory.emplace_back();
         draw(pages, c.inputs.back(), c.input_memory.back());
     }
-    draw(*out_pages, c.output, c.output_memory);
+    if (k.same_spec && !c.inputs.empty()) {
+        c.output = c.inputs.front();
+        c.output_memory = c.input_memory.front();
+    } else {
+        draw(*out_pages, c.output, c.output_memory);
+    }
+    if (k.same_aligned_page) {  // every buffer at the largest alignment drawn
+        std::uint64_t a = c.output.alignment;
+        for (const distribution_spec& s : c.inputs) a = std::max(a, s.alignment);
+        for (distribution_spec& s : c.inputs) s.alignment = a;
+        c.output.alignment = a;
+    }
     const std::vector<std::uint32_t> mixes = tt::all_runtime_mixes();
     c.mix = e.chance(o.static_mix_percent) ? mixes[e.between(0, mixes.size() - 1)] : all_runtime;
+    if (!k.mixes.empty()) c.mix = k.mixes[e.between(0, k.mixes.size() - 1)];
     c.num_cores =
         static_cast<std::uint32_t>(e.between(1, std::min<std::uint64_t>(o.max_cores, cfg.grid_x * cfg.grid_y)));
     c.seed = e.between(0, 1'000'000);
     return c;
+}
+
+}  // namespace
+
+std::optional<case_spec> draw_case(const op_desc& op, testkit::entropy& e, const check_options& o) {
+    for (int attempt = 0; attempt < 16; ++attempt) {
+        std::optional<case_spec> c = draw_once(op, e, o);
+        if (!c) return std::nullopt;
+        if (outside_contract(op.contract, *c).empty()) return c;
+    }
+    return std::nullopt;
 }
 
 namespace {
@@ -315,6 +430,16 @@ namespace {
 std::vector<case_spec> simpler(const op_desc& op, const case_spec& c) {
     std::vector<case_spec> out;
     auto add = [&](case_spec v) {
+        if (op.contract.same_spec && !v.inputs.empty()) {  // the output and the input change together
+            if (!(v.output == c.output) || v.output_memory != c.output_memory) {
+                v.inputs.front() = v.output;
+                v.input_memory.front() = v.output_memory;
+            } else {
+                v.output = v.inputs.front();
+                v.output_memory = v.input_memory.front();
+            }
+        }
+        if (!outside_contract(op.contract, v).empty() || replay_flags(v) == replay_flags(c)) return;
         try {
             for (const distribution_spec& s : v.inputs) (void)make_distribution(s);
             (void)make_distribution(v.output);
@@ -433,6 +558,7 @@ std::vector<case_spec> simpler(const op_desc& op, const case_spec& c) {
 }  // namespace
 
 case_result run_one(const op_desc& op, const case_spec& c, const check_options& options) {
+    if (const std::string why = outside_contract(op.contract, c); !why.empty()) return not_applicable(why);
     return options.isolate ? run_isolated(op, c, options) : run_case(op, c, options.launch, options.sources);
 }
 
@@ -440,6 +566,7 @@ check_report check_kernel(const op_desc& op, const check_options& given) {
     check_report report;
     testkit::random_entropy e(given.seed);
     check_options options = given;
+    if (const std::string bad = bad_grid(options.device); !bad.empty()) throw std::invalid_argument("kcheck: " + bad);
     for (const std::uint32_t b : options.page_bytes)
         if (b == 0 || b % 4 != 0)
             throw std::invalid_argument("kcheck: page size " + std::to_string(b) +
@@ -449,9 +576,13 @@ check_report check_kernel(const op_desc& op, const check_options& given) {
             options.page_bytes.push_back(static_cast<std::uint32_t>(4 * e.between(lo, hi)));
     std::map<std::string, std::uint64_t> tags;
     auto run = [&](const case_spec& c) { return run_one(op, c, options); };
+    std::optional<case_result> first_result;
     for (std::uint64_t i = 0; i < options.cases; ++i) {
         std::optional<case_spec> c = draw_case(op, e, options);
-        if (!c) continue;
+        if (!c) {
+            ++report.cases_not_applicable;
+            continue;
+        }
         for (const distribution_spec& s : c->inputs)
             for (const std::string& f : testkit::features(s)) ++tags["input " + f];
         for (const std::string& f : testkit::features(c->output)) ++tags["output " + f];
@@ -462,9 +593,14 @@ check_report check_kernel(const op_desc& op, const check_options& given) {
         case_result r = run(*c);
         if (r.passed) continue;
         ++report.cases_failed;
-        // Shrink: the first simpler variant that still fails, again and again.
-        case_spec best = *c;
-        case_result best_result = r;
+        report.failures.emplace_back(*c, r.summary);
+        if (!first_result) first_result = std::move(r);
+        if (!options.keep_going) break;
+    }
+    if (first_result) {
+        // Shrink the first failure: the first simpler variant that still fails, again and again.
+        case_spec best = report.failures.front().first;
+        case_result best_result = *first_result;
         std::uint64_t steps = 0;
         for (bool progress = true; progress && steps < options.shrink_steps;) {
             progress = false;
@@ -482,7 +618,6 @@ check_report check_kernel(const op_desc& op, const check_options& given) {
         report.smallest = best;
         report.smallest_result = best_result;
         report.replay = "ndshard kcheck " + op.name + " " + replay_flags(best);
-        break;
     }
     for (const auto& [tag, n] : tags) report.tags.push_back(tag + " x" + std::to_string(n));
     return report;

@@ -14,6 +14,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <vector>
@@ -117,6 +118,7 @@ std::vector<std::string> command(const kernel_desc& k, const std::filesystem::pa
     for (const auto& [name, value] : k.defines) cmd.push_back("-D" + name + (value.empty() ? "" : "=" + value));
     const std::filesystem::path src = std::filesystem::absolute(k.source);
     cmd.push_back("-I" + src.parent_path().string());
+    for (const std::string& dir : k.include_dirs) cmd.push_back("-I" + std::filesystem::absolute(dir).string());
     cmd.insert(cmd.end(), prelude.begin(), prelude.end());
     // Many kernels include nothing: the firmware includes the API before them, as here.
     cmd.insert(cmd.end(), {"-include", "api/dataflow/dataflow_api.h", src.string(), "-o", out.string()});
@@ -189,6 +191,86 @@ std::vector<std::string> precompiled_prelude(const kernel_desc& k, const std::fi
     return use;
 }
 
+// The files a make rule (the compiler's -MMD output) depends on, as written.
+std::vector<std::string> dep_files(const std::string& text) {
+    std::vector<std::string> out;
+    std::size_t i = text.find(": ");
+    if (i == std::string::npos) return out;
+    std::string cur;
+    for (i += 2; i < text.size(); ++i) {
+        char ch = text[i];
+        if (ch == '\\' && i + 1 < text.size()) {
+            const char next = text[i + 1];
+            if (next == '\n' || next == '\r') {
+                ++i;
+                ch = ' ';  // a continued line
+            } else if (next == ' ' || next == '#' || next == '\\') {
+                cur += next;  // an escaped space (or #, \\) inside a path
+                ++i;
+                continue;
+            }
+        } else if (ch == '$' && i + 1 < text.size() && text[i + 1] == '$') {
+            cur += '$';
+            ++i;
+            continue;
+        }
+        if (ch == ' ' || ch == '\n' || ch == '\r' || ch == '\t') {
+            if (!cur.empty()) out.push_back(std::move(cur));
+            cur.clear();
+        } else {
+            cur += ch;
+        }
+    }
+    if (!cur.empty()) out.push_back(std::move(cur));
+    return out;
+}
+
+// The headers of a variant that its key does not already cover: everything it included
+// but its own source, the API's folders (build_fingerprint hashes them) and the cache (the
+// precompiled prelude), as absolute paths, sorted.
+std::vector<std::string> own_headers(const std::string& deps_text, const std::filesystem::path& source,
+                                     const std::filesystem::path& cache) {
+    std::vector<std::string> skip;
+    for (const std::filesystem::path& dir :
+         {std::filesystem::path(NDSHARD_TTSIM_INCLUDE_CORE), std::filesystem::path(NDSHARD_TTSIM_INCLUDE_TTMETAL),
+          std::filesystem::path(NDSHARD_TTSIM_INCLUDE_SELF), cache})
+        skip.push_back((std::filesystem::absolute(dir).lexically_normal() / "").string());
+    const std::string src = std::filesystem::absolute(source).lexically_normal().string();
+    std::vector<std::string> out;
+    for (const std::string& d : dep_files(deps_text)) {
+        const std::string p = std::filesystem::absolute(d).lexically_normal().string();
+        if (p == src || std::any_of(skip.begin(), skip.end(), [&](const std::string& s) { return p.starts_with(s); }))
+            continue;
+        out.push_back(p);
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+// The hash of the headers' names and present contents under `key`; nullopt when one of
+// them is gone.
+std::optional<std::string> headers_hash(const std::string& key, const std::vector<std::string>& headers) {
+    fnv f;
+    f.add(key);
+    for (const std::string& h : headers) {
+        std::ifstream in(h, std::ios::binary);
+        if (!in) return std::nullopt;
+        std::ostringstream text;
+        text << in.rdbuf();
+        f.add(h);
+        f.add(text.str());
+    }
+    return hex(f.h);
+}
+
+// Writes `text` to `file` through a temporary beside it (readers never see half of it).
+void write_atomically(const std::filesystem::path& file, const std::string& text) {
+    const std::filesystem::path tmp = file.string() + "." + std::to_string(getpid()) + ".tmp";
+    std::ofstream(tmp, std::ios::binary) << text;
+    std::filesystem::rename(tmp, file);
+}
+
 }  // namespace
 
 std::filesystem::path cache_folder(const std::filesystem::path& preferred) {
@@ -198,6 +280,10 @@ std::filesystem::path cache_folder(const std::filesystem::path& preferred) {
 }
 
 compiled_kernel load_kernel(const kernel_desc& k, const std::filesystem::path& cache) {
+    // The key covers the source, the API's headers (build_fingerprint), the compiler and
+    // the command line; the variant's own headers (beside it, in include_dirs) are listed
+    // by the compiler (-MMD) in <key>.deps, and the object is <key>-<their hash>.so: a
+    // changed header names another object, so it is compiled again (and a broken one fails).
     const std::string source = read_file(k.source);
     fnv f;
     f.add(build_fingerprint());
@@ -207,23 +293,36 @@ compiled_kernel load_kernel(const kernel_desc& k, const std::filesystem::path& c
     const std::vector<std::string> prelude = precompiled_prelude(k, cache);
     const std::filesystem::path out_probe = cache / "x.so";
     for (const std::string& a : command(k, out_probe, {})) f.add(a);  // the prelude changes no variant
-    const std::filesystem::path object = cache / (hex(f.h) + ".so");
+    const std::string key = hex(f.h);
+    const std::filesystem::path manifest = cache / (key + ".deps");
 
     compiled_kernel ck;
-    ck.object = object;
-    if (!std::filesystem::exists(object)) {
+    if (std::ifstream in(manifest); in) {
+        std::vector<std::string> headers;
+        for (std::string line; std::getline(in, line);)
+            if (!line.empty()) headers.push_back(line);
+        if (const std::optional<std::string> h = headers_hash(key, headers))
+            if (std::filesystem::exists(cache / (key + "-" + *h + ".so"))) ck.object = cache / (key + "-" + *h + ".so");
+    }
+    if (ck.object.empty()) {
         // Built beside its final name and renamed into place: another process building the
         // same variant at the same time never sees half an object.
-        const std::filesystem::path tmp = object.string() + "." + std::to_string(getpid()) + ".tmp";
-        const std::filesystem::path log = object.string() + "." + std::to_string(getpid()) + ".log";
+        const std::string tag = "." + std::to_string(getpid());
+        const std::filesystem::path tmp = cache / (key + tag + ".tmp"), log = cache / (key + tag + ".log"),
+                                    deps = cache / (key + tag + ".d");
+        const std::vector<std::string> with_deps{"-MMD", "-MF", deps.string()};
+        auto compile = [&](const std::vector<std::string>& pre) {
+            std::vector<std::string> cmd = command(k, tmp, pre);
+            cmd.insert(cmd.end() - 3, with_deps.begin(), with_deps.end());  // before the source and -o
+            return run(cmd, log);
+        };
         const auto t0 = std::chrono::steady_clock::now();
-        int rc = run(command(k, tmp, prelude), log);
-        if (rc != 0 && !prelude.empty()) rc = run(command(k, tmp, {}), log);  // without the prelude, to be sure
+        int rc = compile(prelude);
+        if (rc != 0 && !prelude.empty()) rc = compile({});  // without the prelude, to be sure
         ck.compile_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         if (rc != 0) {
             std::string text = std::filesystem::exists(log) ? read_file(log) : "";
-            std::filesystem::remove(log);
-            std::filesystem::remove(tmp);
+            for (const auto& p : {log, tmp, deps}) std::filesystem::remove(p);
             std::istringstream lines(text);
             std::string first, line;
             for (int n = 0; n < 12 && std::getline(lines, line); ++n) first += line + "\n";
@@ -231,14 +330,24 @@ compiled_kernel load_kernel(const kernel_desc& k, const std::filesystem::path& c
                                      std::to_string(rc) + "):\n" + first);
         }
         std::filesystem::remove(log);
+        const std::vector<std::string> headers =
+            own_headers(std::filesystem::exists(deps) ? read_file(deps) : "", k.source, cache);
+        std::filesystem::remove(deps);
+        const std::optional<std::string> h = headers_hash(key, headers);
+        if (!h) throw std::runtime_error("ttsim: a header of kernel " + k.source + " vanished while it compiled");
+        std::string listed;
+        for (const std::string& header : headers) listed += header + "\n";
+        write_atomically(manifest, listed);
+        ck.object = cache / (key + "-" + *h + ".so");
         {
             // Beside the object, its command line: how to rebuild the variant by hand.
-            std::ofstream cmd_file(object.string() + ".cmd");
-            for (const std::string& a : command(k, object, {})) cmd_file << a << '\n';
+            std::ofstream cmd_file(ck.object.string() + ".cmd");
+            for (const std::string& a : command(k, ck.object, {})) cmd_file << a << '\n';
         }
-        std::filesystem::rename(tmp, object);
+        std::filesystem::rename(tmp, ck.object);
         ck.fresh = true;
     }
+    const std::filesystem::path& object = ck.object;
     // Loaded once per process and kept: a variant's code is small, and reloading costs more.
     static std::mutex loaded_mutex;
     static std::map<std::string, kernel_entry> loaded;

@@ -1,11 +1,17 @@
 // ndshard::ttsim::check_kernel on a copy op made of the test kernels: the good reader and
 // writer pass every generated case; a reader that pushes before its read lands is caught,
-// the case is shrunk, and its replay text reads back into the same case.
+// the case is shrunk, and its replay text reads back into the same case. An op's contract:
+// every drawn case is inside it, a case outside is not applicable, the shrinker stays in
+// it; a check on tt-metal's 8x8 grid with 12 DRAM banks runs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "ndshard/distribution.hpp"
+#include "ndshard/testkit/entropy.hpp"
 #include "ndshard/ttsim/kcheck.hpp"
 
 namespace {
@@ -95,6 +101,99 @@ TEST(TtsimKcheck, ACrashInsideAKernelIsAFindingOfItsCase) {
     ASSERT_GE(r.cases_failed, 1U);
     ASSERT_FALSE(r.smallest_result.findings.empty());
     EXPECT_EQ(r.smallest_result.findings.front().kind, ttsim::finding_kind::crash) << r.smallest_result.summary;
+}
+
+// A contract of the kind tt-metal's tests skip pairs by: the output spec equal to the
+// input's, L1 only, all-runtime words, equal aligned page sizes.
+ttsim::op_contract narrow_contract() {
+    ttsim::op_contract k;
+    k.same_spec = true;
+    k.same_aligned_page = true;
+    k.memory = sim::memory_kind::l1;
+    k.mixes = {ttsim::all_runtime};
+    return k;
+}
+
+TEST(TtsimKcheck, TheGeneratorDrawsInsideTheOpsContract) {
+    for (const auto layout : {ttsim::op_contract::layouts::sharded, ttsim::op_contract::layouts::interleaved}) {
+        ttsim::op_desc op = copy_op("copy_reader.cpp");
+        op.contract = narrow_contract();
+        op.contract.layout = layout;
+        ttsim::check_options o = options(1);
+        testkit::random_entropy e(9);
+        int drawn = 0;
+        for (int i = 0; i < 200; ++i) {
+            const std::optional<ttsim::case_spec> c = ttsim::draw_case(op, e, o);
+            if (!c) continue;
+            ++drawn;
+            ASSERT_EQ(ttsim::outside_contract(op.contract, *c), "") << ttsim::describe(*c);
+            EXPECT_TRUE(c->output == c->inputs.at(0)) << ttsim::describe(*c);
+            EXPECT_EQ(c->output_memory, sim::memory_kind::l1);
+            EXPECT_EQ(c->mix, ttsim::all_runtime);
+        }
+        EXPECT_GE(drawn, 150) << "most draws fit the contract";
+    }
+}
+
+TEST(TtsimKcheck, ACaseOutsideTheContractIsNotApplicableNeverAFailure) {
+    ttsim::op_desc op = copy_op("crashing_reader.cpp");  // would fail if it ran
+    op.contract = narrow_contract();
+    testkit::random_entropy e(4);
+    ttsim::check_options o = options(1);
+    std::optional<ttsim::case_spec> c;
+    while (!c) c = ttsim::draw_case(op, e, o);
+    ttsim::case_spec outside = *c;
+    outside.output_memory = sim::memory_kind::dram;
+    outside.output.alignment = 32;
+    const ttsim::case_result r = ttsim::run_one(op, outside, o);
+    EXPECT_FALSE(r.applicable);
+    EXPECT_TRUE(r.passed);
+    EXPECT_TRUE(r.findings.empty());
+    EXPECT_NE(r.summary.find("not applicable: the output's distribution is not the input's"), std::string::npos)
+        << r.summary;
+    outside = *c;
+    outside.mix = ttsim::all_compile_time;
+    EXPECT_FALSE(ttsim::run_case(op, outside).applicable);
+}
+
+TEST(TtsimKcheck, TheShrinkerStaysInsideTheContract) {
+    ttsim::op_desc op = copy_op("push_before_barrier_reader.cpp");
+    op.contract = narrow_contract();
+    ttsim::check_options o = options(10);
+    o.page_bytes = {8};  // one compile per kernel
+    const ttsim::check_report r = ttsim::check_kernel(op, o);
+    ASSERT_TRUE(r.smallest.has_value()) << r.cases_run << " cases ran";
+    EXPECT_EQ(ttsim::outside_contract(op.contract, *r.smallest), "") << ttsim::describe(*r.smallest);
+    EXPECT_EQ(r.smallest_result.findings.front().kind, ttsim::finding_kind::async) << r.smallest_result.summary;
+    EXPECT_LE(make_distribution(r.smallest->output).num_pages(), 2U) << ttsim::describe(*r.smallest);
+}
+
+TEST(TtsimKcheck, ACheckRunsOnTtMetalsGridOf8x8WorkersAnd12DramBanks) {
+    ttsim::check_options o = options(4);
+    o.device = {8, 8, 12};
+    o.max_cores = 64;
+    o.page_bytes = {8};
+    o.static_mix_percent = 0;
+    const ttsim::op_desc op = copy_op("copy_reader.cpp");
+    testkit::random_entropy e(o.seed);
+    std::uint32_t most_cores = 0;
+    for (int i = 0; i < 50; ++i)
+        if (const auto c = ttsim::draw_case(op, e, o)) most_cores = std::max(most_cores, c->num_cores);
+    EXPECT_GT(most_cores, 8U);
+    const ttsim::check_report r = ttsim::check_kernel(op, o);
+    EXPECT_GE(r.cases_run, 3U);
+    EXPECT_EQ(r.cases_failed, 0U) << r.smallest_result.summary << "\n" << r.replay;
+    // A case on it replays as one.
+    ttsim::case_spec c;
+    while (true)
+        if (const auto d = ttsim::draw_case(op, e, o)) {
+            c = *d;
+            break;
+        }
+    const std::string flags = ttsim::replay_flags(c);
+    EXPECT_NE(flags.find("\"device\":[8,8,12]"), std::string::npos) << flags;
+    const std::string json = flags.substr(flags.find('\'') + 1, flags.rfind('\'') - flags.find('\'') - 1);
+    EXPECT_TRUE(ttsim::parse_case(json).device == (ttsim::case_grid{8, 8, 12}));
 }
 
 }  // namespace

@@ -27,7 +27,13 @@ std::string kernel_flags(const kcheck_command& c) {
     std::string out;
     if (!c.reader.empty()) out += " --reader " + shell_quoted(c.reader);
     if (!c.writer.empty()) out += " --writer " + shell_quoted(c.writer);
+    for (const std::string& dir : c.include_dirs) out += " --include " + shell_quoted(dir);
     if (c.semaphore) out += " --semaphore";
+    if (!c.contract.empty()) {
+        std::string terms;
+        for (const std::string& t : c.contract) terms += (terms.empty() ? "" : ",") + t;
+        out += " --contract " + terms;
+    }
     return out;
 }
 
@@ -61,6 +67,8 @@ ttsim::check_options options_of(const kcheck_command& c) {
     o.page_bytes = c.page_bytes;
     o.isolate = c.isolate;
     o.case_timeout_s = c.timeout_s;
+    o.keep_going = c.keep_going;
+    o.device = {c.grid_x, c.grid_y, c.dram_banks};
     if (!c.cache.empty()) o.launch.cache = c.cache;
     return o;
 }
@@ -68,6 +76,12 @@ ttsim::check_options options_of(const kcheck_command& c) {
 int run_one_case(const ttsim::op_desc& op, const kcheck_command& c, const ttsim::check_options& o, std::ostream& out) {
     const ttsim::case_spec spec = ttsim::parse_case(*c.one_case);
     const ttsim::case_result r = ttsim::run_one(op, spec, o);
+    if (!r.applicable) {
+        if (c.json)
+            out << nlohmann::ordered_json{{"op", c.op}, {"applicable", false}, {"summary", r.summary}}.dump(2) << "\n";
+        else out << "kcheck " << c.op << ": " << r.summary << "\n";
+        return 0;
+    }
     if (c.json) {
         nlohmann::ordered_json j;
         j["op"] = c.op;
@@ -103,6 +117,30 @@ std::string kernel_file(const std::string& text, const char* flag) {
     return p.string();
 }
 
+// The op's contract narrowed by --contract's terms (checked by kcheck_of).
+void narrow(ttsim::op_contract& k, const std::vector<std::string>& terms) {
+    for (const std::string& t : terms) {
+        if (t == "same-spec") k.same_spec = true;
+        else if (t == "same-aligned-page") k.same_aligned_page = true;
+        else if (t == "compile-time") k.mixes = {ttsim::all_compile_time};
+        else if (t == "runtime") k.mixes = {ttsim::all_runtime};
+        else if (t == "l1") k.memory = sim::memory_kind::l1;
+        else if (t == "dram") k.memory = sim::memory_kind::dram;
+        else if (t == "interleaved") k.layout = ttsim::op_contract::layouts::interleaved;
+        else if (t == "sharded") k.layout = ttsim::op_contract::layouts::sharded;
+    }
+}
+
+// An include directory named on the command line, as an absolute path.
+std::string include_dir(const std::string& text) {
+    if (text.empty()) throw usage_error("--include \"\": give the path of a directory");
+    std::error_code ec;
+    const std::filesystem::path p = std::filesystem::weakly_canonical(std::filesystem::absolute(text, ec), ec);
+    if (ec || !std::filesystem::is_directory(p, ec))
+        throw usage_error("--include " + quote_value(text) + ": not a directory");
+    return p.string();
+}
+
 }  // namespace
 
 CLI::App* add_kcheck_command(CLI::App& app, kcheck_flags& f) {
@@ -114,6 +152,12 @@ CLI::App* add_kcheck_command(CLI::App& app, kcheck_flags& f) {
         ->type_name("OP");
     add_text(kcheck, "--reader", f.reader, "your reader kernel (riscv_0, NoC 0) in place of the op's", "FILE.cpp");
     add_text(kcheck, "--writer", f.writer, "your writer kernel (riscv_1, NoC 1) in place of the op's", "FILE.cpp");
+    kcheck
+        ->add_option("--include", f.include,
+                     "an include directory for the kernels (headers a kernel includes are part of its cache key); "
+                     "repeatable")
+        ->allow_extra_args(false)
+        ->type_name("DIR");
     kcheck->add_flag("--semaphore", f.semaphore,
                      "one semaphore (initially 0) on the kernels' cores, its id the last runtime arg of both");
     add_text(kcheck, "--cases", f.cases, "cases to draw, 1..1000000; default 100", "N");
@@ -130,6 +174,15 @@ CLI::App* add_kcheck_command(CLI::App& app, kcheck_flags& f) {
              "folder of compiled kernels (default: $NDSHARD_KERNEL_CACHE, else one under the temp dir)", "DIR");
     kcheck->add_flag("--no-isolate", f.no_isolate,
                      "run cases in this process (a debugger sees the kernel; a crash ends the run)");
+    add_text(kcheck, "--contract", f.contract,
+             "the cases your kernels take, comma-separated: same-spec, same-aligned-page, compile-time, runtime, l1, "
+             "dram, interleaved, sharded (others are drawn never, and not applicable when replayed)",
+             "TERM,...");
+    kcheck->add_flag("--keep-going", f.keep_going,
+                     "run every case after the first failure too and count the failures (the first is shrunk)");
+    add_text(kcheck, "--grid", f.grid,
+             "the case device's workers, 1..8 by 1..8 (tt-metal's Wormhole: 8x8); default 4x2", "XxY");
+    add_text(kcheck, "--dram-banks", f.dram_banks, "the case device's DRAM banks, 1..12; default 4", "N");
     kcheck->add_flag("--json", f.json, "one JSON object on stdout instead of text");
     kcheck->footer(
         "\nCompiles the kernels as they are, against ndshard's tt-metal headers (dataflow_api.h,\n"
@@ -149,15 +202,49 @@ CLI::App* add_kcheck_command(CLI::App& app, kcheck_flags& f) {
 kcheck_command kcheck_of(const kcheck_flags& f, bool allow_files) {
     kcheck_command c;
     c.op = f.op;
-    if (!allow_files && (f.reader || f.writer || f.cache))
-        throw usage_error("--reader, --writer and --cache name files, which this caller does not allow");
+    if (!allow_files && (f.reader || f.writer || f.cache || !f.include.empty()))
+        throw usage_error("--reader, --writer, --include and --cache name files, which this caller does not allow");
     if (f.reader) c.reader = kernel_file(*f.reader, "--reader");
     if (f.writer) c.writer = kernel_file(*f.writer, "--writer");
+    for (const std::string& dir : f.include) c.include_dirs.push_back(include_dir(dir));
     c.semaphore = f.semaphore;
     if (f.cases) c.cases = bounded(*f.cases, "--cases", 1, 1000000);
     if (f.seed) c.seed = parse_u64(*f.seed, "--seed");
     if (f.max_pages) c.max_pages = static_cast<std::uint32_t>(bounded(*f.max_pages, "--max-pages", 1, 1U << 20));
-    if (f.cores) c.max_cores = static_cast<std::uint32_t>(bounded(*f.cores, "--cores", 1, 8));
+    if (f.grid) {
+        const std::string& g = *f.grid;
+        const std::size_t x = g.find('x');
+        if (x == std::string::npos)
+            throw usage_error("--grid " + quote_value(g) + ": workers as XxY, each 1..8 (8x8: tt-metal's Wormhole)");
+        c.grid_x = static_cast<std::uint32_t>(bounded(g.substr(0, x), "--grid", 1, 8));
+        c.grid_y = static_cast<std::uint32_t>(bounded(g.substr(x + 1), "--grid", 1, 8));
+    }
+    if (f.dram_banks) c.dram_banks = static_cast<std::uint32_t>(bounded(*f.dram_banks, "--dram-banks", 1, 12));
+    c.keep_going = f.keep_going;
+    if (f.contract) {
+        const std::vector<std::string> known = contract_terms();
+        std::string rest = *f.contract;
+        for (std::size_t from = 0;;) {
+            const std::size_t comma = rest.find(',', from);
+            const std::string term = rest.substr(from, comma == std::string::npos ? std::string::npos : comma - from);
+            if (std::find(known.begin(), known.end(), term) == known.end())
+                throw usage_error("--contract " + quote_value(*f.contract) + ": '" + term +
+                                  "' is not one of same-spec, same-aligned-page, compile-time, runtime, l1, dram, "
+                                  "interleaved, sharded");
+            c.contract.push_back(term);
+            if (comma == std::string::npos) break;
+            from = comma + 1;
+        }
+        auto has = [&](const char* t) {
+            return std::find(c.contract.begin(), c.contract.end(), t) != c.contract.end();
+        };
+        if ((has("l1") && has("dram")) || (has("interleaved") && has("sharded")) ||
+            (has("compile-time") && has("runtime")))
+            throw usage_error("--contract " + quote_value(*f.contract) + ": two terms that exclude each other");
+    }
+    if (f.cores)
+        c.max_cores = static_cast<std::uint32_t>(bounded(*f.cores, "--cores", 1, std::uint64_t{c.grid_x} * c.grid_y));
+    else c.max_cores = std::min(c.max_cores, c.grid_x * c.grid_y);
     if (f.static_percent)
         c.static_percent = static_cast<std::uint32_t>(bounded(*f.static_percent, "--static-percent", 0, 100));
     if (f.timeout) c.timeout_s = static_cast<std::uint32_t>(bounded(*f.timeout, "--timeout-s", 1, 3600));
@@ -180,12 +267,18 @@ kcheck_command kcheck_of(const kcheck_flags& f, bool allow_files) {
     return c;
 }
 
+std::vector<std::string> contract_terms() {
+    return {"same-spec", "same-aligned-page", "compile-time", "runtime", "l1", "dram", "interleaved", "sharded"};
+}
+
 int run_kcheck(const kcheck_command& c, std::ostream& out) {
     kernels::kernel_swap swap;
     swap.reader = c.reader;
     swap.writer = c.writer;
     swap.semaphore = c.semaphore;
-    const ttsim::op_desc op = kernels::make_op(c.op, swap);
+    swap.include_dirs = c.include_dirs;
+    ttsim::op_desc op = kernels::make_op(c.op, swap);
+    narrow(op.contract, c.contract);
     const ttsim::check_options o = options_of(c);
     if (c.one_case) return run_one_case(op, c, o, out);
 
@@ -197,6 +290,10 @@ int run_kcheck(const kcheck_command& c, std::ostream& out) {
         j["seed"] = c.seed;
         j["cases_run"] = r.cases_run;
         j["cases_failed"] = r.cases_failed;
+        j["cases_not_applicable"] = r.cases_not_applicable;
+        j["failures"] = nlohmann::ordered_json::array();
+        for (const auto& [spec, summary] : r.failures)
+            j["failures"].push_back({{"case", ttsim::describe(spec)}, {"summary", summary}});
         j["reached"] = r.tags;
         if (r.smallest) {
             j["smallest"] = {{"case", ttsim::describe(*r.smallest)},
@@ -208,7 +305,9 @@ int run_kcheck(const kcheck_command& c, std::ostream& out) {
         return r.smallest ? 1 : 0;
     }
     out << "kcheck " << c.op << ": " << r.cases_run << " cases (seed " << c.seed << "), " << r.cases_failed
-        << " failed\n";
+        << " failed";
+    if (r.cases_not_applicable != 0) out << ", " << r.cases_not_applicable << " drawn outside the op (not applicable)";
+    out << "\n";
     if (!r.tags.empty()) {
         out << "reached:";
         for (const std::string& t : r.tags) out << " " << t << ";";
@@ -222,6 +321,9 @@ int run_kcheck(const kcheck_command& c, std::ostream& out) {
         out << "PASS\n";
         return 0;
     }
+    if (c.keep_going)
+        for (std::size_t i = 0; i < r.failures.size() && i < findings_shown; ++i)
+            out << "failed case " << i + 1 << ": " << r.failures[i].second << "\n";
     out << "FAIL: " << r.smallest_result.summary << "\n"
         << "smallest failing case: " << ttsim::describe(*r.smallest) << "\n";
     write_findings(r.smallest_result, out);

@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -14,8 +15,9 @@ namespace ndshard::cli {
 struct kcheck_flags {
     std::string op;
     std::optional<std::string> reader, writer, cases, seed, max_pages, cores, page_bytes, static_percent, one_case,
-        timeout, cache;
-    bool semaphore = false, no_isolate = false, json = false;
+        timeout, cache, grid, dram_banks, contract;
+    std::vector<std::string> include;
+    bool semaphore = false, no_isolate = false, json = false, keep_going = false;
 };
 
 // Adds `kcheck` to `app`, its flags writing into `f` (which must outlive the app).

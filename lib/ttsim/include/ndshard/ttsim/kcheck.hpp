@@ -12,6 +12,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ndshard/sim/dense.hpp"
@@ -44,16 +45,12 @@ struct op_case {
     }
 };
 
-struct op_desc {
-    std::string name;
-    std::size_t num_inputs = 1;
-    std::size_t min_rank = 1, max_rank = 8;  // of the input page grid
-    // The output page grid for these input page grids, or nullopt when the op does not apply.
-    std::function<std::optional<shape>(const std::vector<shape>& inputs)> output_pages;
-    // The program factory.
-    std::function<program(const op_case&)> build;
-    // The dense result for the inputs (the kernels are checked against it).
-    std::function<sim::dense_tensor(const std::vector<sim::dense_tensor>& inputs, const shape& output_pages)> reference;
+// The device a case runs on: workers x by y, DRAM banks (tt-metal's Wormhole grid is 8 x 8
+// workers and 12 banks; the default is small, so that more cores than shards and every bank
+// of an interleaved buffer are common). x, y 1..8, dram_banks 1..12.
+struct case_grid {
+    std::uint32_t x = 4, y = 2, dram_banks = 4;
+    friend bool operator==(const case_grid&, const case_grid&) = default;
 };
 
 // The distributions of one case: what the generator drew and the shrinker reduces.
@@ -65,6 +62,37 @@ struct case_spec {
     std::uint32_t mix = all_compile_time;
     std::uint32_t num_cores = 2;  // worker cores the op runs on
     std::uint64_t seed = 0;       // data and interleaving
+    case_grid device;             // the device the case runs on
+};
+
+// Which cases an op takes, as tt-metal's tests state it (they skip every other pair): the
+// generator draws inside it, the shrinker never steps out of it, and a case outside it is
+// not applicable (case_result::applicable false), never a failure.
+struct op_contract {
+    bool same_spec = false;                  // the output's distribution and memory are the (first) input's
+    bool same_aligned_page = false;          // every buffer's aligned page size is the same
+    std::vector<std::uint32_t> mixes;        // the accessor mixes it takes (all_compile_time, ...); empty: any
+    std::optional<sim::memory_kind> memory;  // every buffer in this memory
+    enum class layouts : std::uint8_t { any, interleaved, sharded };
+    layouts layout = layouts::any;  // every buffer interleaved (one-page shards over the whole bank table), or none
+    // Anything else: why the case is outside, or "" when it is inside.
+    std::function<std::string(const case_spec&)> also;
+};
+
+// Why `c` is outside `contract` (the first rule it breaks), or "" when it is inside.
+std::string outside_contract(const op_contract& contract, const case_spec& c);
+
+struct op_desc {
+    std::string name;
+    std::size_t num_inputs = 1;
+    std::size_t min_rank = 1, max_rank = 8;  // of the input page grid
+    // The output page grid for these input page grids, or nullopt when the op does not apply.
+    std::function<std::optional<shape>(const std::vector<shape>& inputs)> output_pages;
+    // The program factory.
+    std::function<program(const op_case&)> build;
+    // The dense result for the inputs (the kernels are checked against it).
+    std::function<sim::dense_tensor(const std::vector<sim::dense_tensor>& inputs, const shape& output_pages)> reference;
+    op_contract contract;  // the cases it takes (default: every case)
 };
 
 // One line per distribution and the flags that replay it: `ndshard kcheck OP --case '...'`.
@@ -74,9 +102,10 @@ std::string replay_flags(const case_spec& c);
 case_spec parse_case(const std::string& text);
 
 struct case_result {
-    bool passed = true;
+    bool passed = true;             // true for a case outside the op's contract too: not a failure
     std::vector<finding> findings;  // from the launch, the comparison and the padding check
     std::string summary;            // one line
+    bool applicable = true;         // false: outside the op's contract, not run (summary says why)
 };
 
 // Runs one case (in this process; see check_options::isolate). `sources`: op_case::sources.
@@ -99,6 +128,10 @@ struct check_options {
     // 4..64.
     std::vector<std::uint32_t> page_bytes;
     std::uint64_t shrink_steps = 200;  // cases the shrinker may run
+    // Run every case after the first failure too and count the failures (the first one is
+    // still the one shrunk).
+    bool keep_going = false;
+    case_grid device;  // the device cases run on; max_cores may be up to x * y
     launch_options launch;
     std::map<std::string, std::string> sources;  // op_case::sources
 };
@@ -106,6 +139,9 @@ struct check_options {
 struct check_report {
     std::uint64_t cases_run = 0;
     std::uint64_t cases_failed = 0;
+    std::uint64_t cases_not_applicable = 0;  // draws outside the op's page grids or contract (not run)
+    // Every failing case as drawn (before shrinking) and its summary: the first only, unless keep_going.
+    std::vector<std::pair<case_spec, std::string>> failures;
     std::optional<case_spec> smallest;  // the shrunk failing case
     case_result smallest_result;
     std::string replay;             // the command that replays it
@@ -114,7 +150,8 @@ struct check_report {
 
 // One case for `op` from any source of choices (a seeded PRNG, RapidCheck, a fuzzer's
 // bytes): distributions from the simulator's scenario generator, sometimes interleaved over
-// every bank; nullopt when the op does not apply to the drawn page grid.
+// every bank, inside the op's contract; nullopt when the op does not apply to the drawn page
+// grid or no draw fits its contract.
 std::optional<case_spec> draw_case(const op_desc& op, testkit::entropy& e, const check_options& options);
 
 // One case as check_kernel runs it: in a child process when options.isolate (a crash or a

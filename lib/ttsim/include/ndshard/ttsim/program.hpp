@@ -71,6 +71,10 @@ struct kernel_desc {
     std::vector<std::uint32_t> compile_time_args;
     std::vector<std::pair<std::string, std::uint32_t>> named_compile_time_args;
     std::map<std::string, std::string> defines;  // -D name=value ("" for a bare name)
+    // Extra include directories (-I, after the API's and the source's own folder), as a
+    // tt-metal kernel's build adds its op's folders. Every header a kernel includes from
+    // outside the API is part of its cache key (kernel_cache.cpp): a changed header recompiles.
+    std::vector<std::string> include_dirs;
     std::vector<core_coord> cores;
     std::uint32_t threads = 1;  // data-movement threads running it per core (get_num_threads)
     std::string name;           // for reports; the source's file name by default

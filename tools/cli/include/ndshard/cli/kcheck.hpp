@@ -16,9 +16,10 @@ namespace ndshard::cli {
 // distributions (kcheck.hpp). Exit 0 when every case passes, 1 when one fails (printed
 // shrunk, with its replay), 2 for a bad flag or op.
 struct kcheck_command {
-    std::string op;              // "copy", "permute:2,0,1", ... (kernels/ops/ops.hpp)
-    std::string reader, writer;  // absolute paths; empty: the op's own kernel
-    bool semaphore = false;      // one semaphore id appended to both kernels' runtime args
+    std::string op;                         // "copy", "permute:2,0,1", ... (kernels/ops/ops.hpp)
+    std::string reader, writer;             // absolute paths; empty: the op's own kernel
+    bool semaphore = false;                 // one semaphore id appended to both kernels' runtime args
+    std::vector<std::string> include_dirs;  // --include: absolute paths, for both kernels
     std::uint64_t cases = 100;
     std::uint64_t seed = 1;
     std::uint32_t max_pages = 4096;
@@ -30,7 +31,15 @@ struct kcheck_command {
     std::uint32_t timeout_s = 60;
     std::string cache;  // empty: launch_options' default
     bool json = false;
+    bool keep_going = false;                               // every case runs; the failures are counted
+    std::uint32_t grid_x = 4, grid_y = 2, dram_banks = 4;  // the case device (--grid, --dram-banks)
+    // --contract: the cases the kernels take (contract_terms()), narrowing the op's own.
+    std::vector<std::string> contract;
 };
+
+// The terms --contract takes: same-spec, same-aligned-page, compile-time, runtime, l1,
+// dram, interleaved, sharded.
+std::vector<std::string> contract_terms();
 
 // Runs the check; text (or one JSON object with --json) on `out`. Exit 0 when every case
 // passes, 1 when one fails. Throws spec_error for an unknown op or a bad --case text.
