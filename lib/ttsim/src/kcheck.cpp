@@ -1,5 +1,6 @@
 // ndshard::ttsim::check_kernel: an op over generated distributions (kcheck.hpp).
 #include "ndshard/ttsim/kcheck.hpp"
+#include "ndshard/ttsim/not_applicable.hpp"
 
 #include <poll.h>
 #include <signal.h>
@@ -240,7 +241,14 @@ case_result run_case(const op_desc& op, const case_spec& c, const launch_options
     std::vector<core_coord> cores;
     for (std::uint32_t w = 0; w < c.num_cores; ++w) cores.push_back(dev.worker(w));
     const op_case oc{dev, inputs, output, c.mix, cores, tt::default_layout, sources};
-    const program p = op.build(oc);
+    program p;
+    try {
+        p = op.build(oc);
+    } catch (const not_applicable& e) {  // the factory declines the case: not a failure
+        case_result skipped;
+        skipped.summary = std::string("not applicable: ") + e.what();
+        return skipped;
+    }
     launch_options lo = options;
     lo.seed = c.seed;
     const launch_result r = launch(dev, p, lo);
