@@ -14,7 +14,7 @@ namespace ndshard::cli {
 struct kcheck_flags {
     std::string op;
     std::optional<std::string> reader, writer, cases, seed, max_pages, cores, page_bytes, static_percent, one_case,
-        timeout, cache;
+        timeout, cache, program, reference;
     bool semaphore = false, no_isolate = false, json = false;
 };
 
@@ -22,7 +22,8 @@ struct kcheck_flags {
 CLI::App* add_kcheck_command(CLI::App& app, kcheck_flags& f);
 
 // The command, every value checked; usage_error naming the flag, the value and the rule,
-// spec_error for a bad --case. `allow_files` false refuses --reader, --writer and --cache.
+// spec_error for a bad --case. `allow_files` false refuses --reader, --writer, --program and
+// --cache.
 kcheck_command kcheck_of(const kcheck_flags& f, bool allow_files);
 
 }  // namespace ndshard::cli

@@ -18,7 +18,10 @@ namespace ndshard::cli {
 struct kcheck_command {
     std::string op;              // "copy", "permute:2,0,1", ... (kernels/ops/ops.hpp)
     std::string reader, writer;  // absolute paths; empty: the op's own kernel
-    bool semaphore = false;      // one semaphore id appended to both kernels' runtime args
+    // --program: a factory source (absolute path) written with tt-metal's host API, whose
+    // program runs in place of the op's; `op` (--reference) is then the reference only.
+    std::string program;
+    bool semaphore = false;  // one semaphore id appended to both kernels' runtime args
     std::uint64_t cases = 100;
     std::uint64_t seed = 1;
     std::uint32_t max_pages = 4096;
