@@ -102,19 +102,22 @@ ttsim::program to_ttsim(const tm::Program& program, const sim::device& dev, cons
     return p;
 }
 
+tm::Program run_factory(const ttsim::op_case& c, const program_factory& factory) {
+    // The case's cores are the first workers in row-major order: the largest grid from (0,0) in them.
+    const auto n = static_cast<std::uint32_t>(c.cores.size());
+    const std::uint32_t gx = c.dev.config().grid_x;
+    const CoreCoord grid = n >= gx ? CoreCoord{gx, n / gx} : CoreCoord{n, 1};
+    if (c.inputs.size() != 1)
+        throw std::invalid_argument("a program factory takes one input buffer, the op has " +
+                                    std::to_string(c.inputs.size()));
+    tm::Buffer input = make_buffer(c.dev, c.inputs[0], c.mix, c.layout, grid);
+    tm::Buffer output = make_buffer(c.dev, c.output, c.mix, c.layout, grid);
+    return factory(input, output);
+}
+
 ttsim::op_desc program_op(ttsim::op_desc reference, program_factory factory, std::filesystem::path source_dir) {
     reference.build = [factory = std::move(factory), source_dir = std::move(source_dir)](const ttsim::op_case& c) {
-        // The case's cores are the first workers in row-major order: the largest grid from (0,0) in them.
-        const auto n = static_cast<std::uint32_t>(c.cores.size());
-        const std::uint32_t gx = c.dev.config().grid_x;
-        const CoreCoord grid = n >= gx ? CoreCoord{gx, n / gx} : CoreCoord{n, 1};
-        if (c.inputs.size() != 1)
-            throw std::invalid_argument("a program factory takes one input buffer, the op has " +
-                                        std::to_string(c.inputs.size()));
-        tm::Buffer input = make_buffer(c.dev, c.inputs[0], c.mix, c.layout, grid);
-        tm::Buffer output = make_buffer(c.dev, c.output, c.mix, c.layout, grid);
-        const tm::Program program = factory(input, output);
-        return to_ttsim(program, c.dev, source_dir);
+        return to_ttsim(run_factory(c, factory), c.dev, source_dir);
     };
     return reference;
 }

@@ -38,6 +38,11 @@ ttsim::program to_ttsim(const ::tt::tt_metal::Program& program, const sim::devic
 // A factory: the program for one input and one output buffer.
 using program_factory = std::function<::tt::tt_metal::Program(::tt::tt_metal::Buffer&, ::tt::tt_metal::Buffer&)>;
 
+// The Program `factory` makes for case `c`: its input and output as Buffers (TensorAccessorArgs'
+// default the case's mix), its cores as the device's grid (the largest rectangle of them
+// from (0,0)). std::invalid_argument for an op of more than one input.
+::tt::tt_metal::Program run_factory(const ttsim::op_case& c, const program_factory& factory);
+
 // `reference` (its name, ranks, output grid and dense result) with its program made by
 // `factory`: the case's buffers as Buffers, its cores as the device's grid (the largest
 // rectangle of them from (0,0)), its accessor mix as TensorAccessorArgs' default.
