@@ -1,7 +1,7 @@
 // kernels/ops/factory.hpp - what the program factories of kernels/ops share: the work split,
 // circular buffers of int32 pages, argument words, adding a reader and a writer (with a
-// kernel_swap applied), and the op's output grid and reference from lib/sim. Internal to
-// ndshard::kernels.
+// kernel_swap applied), a program made with tt-metal's host API, and the op's output grid and
+// reference from lib/sim. Internal to ndshard::kernels.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +11,7 @@
 
 #include "ndshard/sim/device.hpp"
 #include "ndshard/sim/op.hpp"
+#include "ndshard/ttmetal_host/bridge.hpp"
 #include "ndshard/ttsim/kcheck.hpp"
 #include "ops/ops.hpp"
 
@@ -57,6 +58,12 @@ void add_reader_writer(ttsim::program& p, kernel_plan reader, kernel_plan writer
 
 // Whether the buffer travels as a sharded accessor (else interleaved: no shard grid).
 bool is_sharded(const ttsim::op_case& c, sim::buffer_id buffer);
+
+// The program a factory written with tt-metal's host API (ndshard/ttmetal_host/bridge.hpp)
+// makes for the case, its kernel paths relative to kernels_dir() / folder, with `swap`
+// applied: the first kernel is the reader, the second the writer.
+ttsim::program host_program(const ttsim::op_case& c, const ttmetal_host::program_factory& factory,
+                            const std::string& folder, const kernel_swap& swap);
 
 // An op_desc whose output grid and reference are lib/sim's `op`, built by `build`.
 ttsim::op_desc sim_op_desc(std::string name, const sim::op_spec& op, std::size_t min_rank, std::size_t max_rank,

@@ -95,6 +95,30 @@ void add_reader_writer(ttsim::program& p, kernel_plan reader, kernel_plan writer
     add(writer, ttsim::riscv_1);
 }
 
+ttsim::program host_program(const ttsim::op_case& c, const ttmetal_host::program_factory& factory,
+                            const std::string& folder, const kernel_swap& swap) {
+    namespace tm = ::tt::tt_metal;
+    tm::Program program = ttmetal_host::run_factory(c, factory);
+    std::vector<tm::detail::kernel_record>& kernels = program.ndshard_state().kernels;
+    if (kernels.empty()) return {};  // nothing to run
+    if (kernels.size() != 2)
+        throw std::logic_error(folder + ": a factory with a kernel swap makes a reader and a writer, not " +
+                               std::to_string(kernels.size()) + " kernels");
+    // A swapped source is relative to kernels_dir() (or absolute): its path from the op's folder.
+    if (!swap.reader.empty()) kernels[0].path = (kernels_dir() / swap.reader).string();
+    if (!swap.writer.empty()) kernels[1].path = (kernels_dir() / swap.writer).string();
+    if (swap.semaphore) {
+        std::vector<::CoreRange> cores;
+        for (const CoreCoord& core : ::corerange_to_cores(kernels[0].cores))
+            if (!kernels[1].cores.contains(core)) cores.emplace_back(core);
+        for (const ::CoreRange& r : kernels[1].cores.ranges()) cores.push_back(r);
+        const std::uint32_t id = tm::CreateSemaphore(program, ::CoreRangeSet(std::move(cores)), 0);
+        for (tm::detail::kernel_record& k : kernels)
+            for (auto& [core, args] : k.runtime_args) args.push_back(id);
+    }
+    return ttmetal_host::to_ttsim(program, c.dev, kernels_dir() / folder);
+}
+
 bool is_sharded(const ttsim::op_case& c, sim::buffer_id buffer) {
     const tt::tt_words w = ttsim::accessor_words(c.dev, buffer, c.mix, c.layout);
     return !w.compile_time.empty() && (w.compile_time[0] & tt::flag::sharded) != 0;

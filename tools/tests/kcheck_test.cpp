@@ -1,5 +1,6 @@
 // `ndshard kcheck`: its flags and their errors, a good op passing, a defective reader caught
-// with a replay line that fails again when run, and --case for one case.
+// with a replay line that fails again when run, --case for one case, and a program factory
+// written with tt-metal's host API (--program) passing.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -52,6 +53,21 @@ TEST(KcheckCli, BadFlagsNameTheValueAndTheRule) {
     expect_refused({"copy", "--case", R"({"inputs":[]})"}, {"--case", "keys"});
     expect_refused({"copy", "--timeout-s", "0"}, {"--timeout-s"});
     expect_refused({"copy", "--bogus"}, {"--bogus"});
+    const std::string factory = std::string(NDSHARD_KERNELS_DIR) + "/ops/copy/program.cpp";
+    expect_refused({"--program", factory}, {"--program needs --reference OP"});
+    expect_refused({"copy", "--program", factory, "--reference", "copy"}, {"--program", "runs alone"});
+    expect_refused({"copy", "--reference", "copy"}, {"--reference", "goes with --program"});
+    expect_refused({"--program", "/no/such/program.cpp", "--reference", "copy"},
+                   {"--program", "/no/such/program.cpp", "not a readable file"});
+}
+
+TEST(KcheckCli, AFactoryWrittenWithTtMetalHostCallsPasses) {
+    const std::string factory = std::string(NDSHARD_KERNELS_DIR) + "/ops/copy/program.cpp";
+    const run_output r = run_cli(with_cache({"kcheck", "--program", factory, "--reference", "copy", "--cases", "4",
+                                             "--max-pages", "32", "--page-bytes", "16", "--static-percent", "0"}));
+    EXPECT_EQ(r.code, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("kcheck copy: 4 cases (seed 1), 0 failed"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\nPASS\n"), std::string::npos) << r.out;
 }
 
 TEST(KcheckCli, TheGoodCopyPasses) {

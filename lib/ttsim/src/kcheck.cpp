@@ -1,5 +1,6 @@
 // ndshard::ttsim::check_kernel: an op over generated distributions (kcheck.hpp).
 #include "ndshard/ttsim/kcheck.hpp"
+#include "ndshard/ttsim/not_applicable.hpp"
 
 #include <poll.h>
 #include <signal.h>
@@ -82,7 +83,7 @@ bool is_interleaved(const sim::device_config& cfg, const distribution_spec& s, s
     }
 }
 
-case_result not_applicable(const std::string& why) {
+case_result not_applicable_result(const std::string& why) {
     case_result r;
     r.applicable = false;
     r.summary = "not applicable: " + why;
@@ -303,7 +304,7 @@ case_spec parse_case(const std::string& text) {
 
 case_result run_case(const op_desc& op, const case_spec& c, const launch_options& options,
                      const std::map<std::string, std::string>& sources) {
-    if (const std::string why = outside_contract(op.contract, c); !why.empty()) return not_applicable(why);
+    if (const std::string why = outside_contract(op.contract, c); !why.empty()) return not_applicable_result(why);
     const sim::device_config cfg = case_device(c.device);
     sim::device dev(cfg);
     std::vector<sim::buffer_id> inputs;
@@ -319,7 +320,12 @@ case_result run_case(const op_desc& op, const case_spec& c, const launch_options
     std::vector<core_coord> cores;
     for (std::uint32_t w = 0; w < c.num_cores; ++w) cores.push_back(dev.worker(w));
     const op_case oc{dev, inputs, output, c.mix, cores, tt::default_layout, sources};
-    const program p = op.build(oc);
+    program p;
+    try {
+        p = op.build(oc);
+    } catch (const not_applicable& e) {  // the factory declines the case: not a failure
+        return not_applicable_result(e.what());
+    }
     launch_options lo = options;
     lo.seed = c.seed;
     const launch_result r = launch(dev, p, lo);
@@ -558,7 +564,7 @@ std::vector<case_spec> simpler(const op_desc& op, const case_spec& c) {
 }  // namespace
 
 case_result run_one(const op_desc& op, const case_spec& c, const check_options& options) {
-    if (const std::string why = outside_contract(op.contract, c); !why.empty()) return not_applicable(why);
+    if (const std::string why = outside_contract(op.contract, c); !why.empty()) return not_applicable_result(why);
     return options.isolate ? run_isolated(op, c, options) : run_case(op, c, options.launch, options.sources);
 }
 

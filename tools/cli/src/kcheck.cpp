@@ -1,5 +1,7 @@
 // `ndshard kcheck`: kernels/ops' program for OP, with the user's reader and writer in place
-// of the op's own when given, checked by ndshard::ttsim over generated distributions.
+// of the op's own when given, or the program of a factory source written with tt-metal's
+// host API (--program, checked against --reference), checked by ndshard::ttsim over
+// generated distributions.
 #include "ndshard/cli/kcheck.hpp"
 
 #include <algorithm>
@@ -9,6 +11,7 @@
 #include "flag_help.hpp"
 #include "kcheck_flags.hpp"
 #include "ndshard/cli/spec_input.hpp"
+#include "ndshard/ttmetal_host/bridge.hpp"
 #include "ndshard/ttsim/kcheck.hpp"
 #include "ops/ops.hpp"
 
@@ -25,6 +28,7 @@ std::string shell_quoted(const std::string& text) {
 // The flags a replay needs besides --case: which kernels ran.
 std::string kernel_flags(const kcheck_command& c) {
     std::string out;
+    if (!c.program.empty()) out += " --program " + shell_quoted(c.program);
     if (!c.reader.empty()) out += " --reader " + shell_quoted(c.reader);
     if (!c.writer.empty()) out += " --writer " + shell_quoted(c.writer);
     for (const std::string& dir : c.include_dirs) out += " --include " + shell_quoted(dir);
@@ -148,8 +152,14 @@ CLI::App* add_kcheck_command(CLI::App& app, kcheck_flags& f) {
         app.add_subcommand("kcheck", "run a tt-metal reader and writer on the simulated device, every distribution");
     kcheck
         ->add_option("op", f.op, "the op whose program runs the kernels: copy, copy_shards, permute:a,b,..., reduce:D")
-        ->required()
         ->type_name("OP");
+    add_text(kcheck, "--program", f.program,
+             "a factory source written with tt-metal's host API (make_program(input, output)) in place of OP",
+             "FILE.cpp");
+    add_text(kcheck, "--reference", f.reference,
+             "with --program: the op whose result it must give: copy, "
+             "permute:a,b,..., reduce:D",
+             "OP");
     add_text(kcheck, "--reader", f.reader, "your reader kernel (riscv_0, NoC 0) in place of the op's", "FILE.cpp");
     add_text(kcheck, "--writer", f.writer, "your writer kernel (riscv_1, NoC 1) in place of the op's", "FILE.cpp");
     kcheck
@@ -195,15 +205,31 @@ CLI::App* add_kcheck_command(CLI::App& app, kcheck_flags& f) {
         "Exit 0 when every case passes, 1 when one fails, 2 for a bad flag or op.\n" +
         examples({"ndshard kcheck copy --cases 20",
                   "ndshard kcheck copy --reader my_reader.cpp --writer my_writer.cpp --cases 200 --seed 7",
-                  "ndshard kcheck permute:1,0 --page-bytes 16,64 --json > report.json"}));
+                  "ndshard kcheck permute:1,0 --page-bytes 16,64 --json > report.json",
+                  "ndshard kcheck --program kernels/ops/copy/program.cpp --reference copy --cases 20"}));
     return kcheck;
 }
 
 kcheck_command kcheck_of(const kcheck_flags& f, bool allow_files) {
     kcheck_command c;
     c.op = f.op;
-    if (!allow_files && (f.reader || f.writer || f.cache || !f.include.empty()))
-        throw usage_error("--reader, --writer, --include and --cache name files, which this caller does not allow");
+    if (!allow_files && (f.reader || f.writer || f.cache || f.program || !f.include.empty()))
+        throw usage_error("--reader, --writer, --program, --include and --cache name files, which this caller does not allow");
+    if (f.program) {
+        if (!f.op.empty() || f.reader || f.writer || f.semaphore)
+            throw usage_error("--program " + quote_value(*f.program) +
+                              ": the factory's program runs alone (no OP, --reader, --writer or --semaphore; "
+                              "--reference names the op it is checked against)");
+        if (!f.reference) throw usage_error("--program needs --reference OP: copy, permute:a,b,..., reduce:D");
+        c.program = kernel_file(*f.program, "--program");
+        c.op = *f.reference;
+    } else if (f.reference) {
+        throw usage_error("--reference " + quote_value(*f.reference) + " goes with --program");
+    } else if (f.op.empty()) {
+        throw usage_error(
+            "give an OP (copy, copy_shards, permute:a,b,..., reduce:D), or --program FILE.cpp "
+            "--reference OP");
+    }
     if (f.reader) c.reader = kernel_file(*f.reader, "--reader");
     if (f.writer) c.writer = kernel_file(*f.writer, "--writer");
     for (const std::string& dir : f.include) c.include_dirs.push_back(include_dir(dir));
@@ -277,13 +303,21 @@ int run_kcheck(const kcheck_command& c, std::ostream& out) {
     swap.writer = c.writer;
     swap.semaphore = c.semaphore;
     swap.include_dirs = c.include_dirs;
-    ttsim::op_desc op = kernels::make_op(c.op, swap);
-    narrow(op.contract, c.contract);
     const ttsim::check_options o = options_of(c);
+    ttsim::op_desc op = kernels::make_op(c.op, swap);
+    if (!c.program.empty()) {
+        const std::filesystem::path factory(c.program);
+        op = ttmetal_host::program_op(std::move(op), ttmetal_host::load_factory(factory, o.launch.cache),
+                                      factory.parent_path());
+    }
+    narrow(op.contract, c.contract);
     if (c.one_case) return run_one_case(op, c, o, out);
 
     const ttsim::check_report r = ttsim::check_kernel(op, o);
-    const std::string replay = r.smallest ? r.replay + kernel_flags(c) : std::string();
+    std::string replay;
+    if (r.smallest && c.program.empty()) replay = r.replay + kernel_flags(c);
+    if (r.smallest && !c.program.empty())
+        replay = "ndshard kcheck" + kernel_flags(c) + " --reference " + c.op + " " + ttsim::replay_flags(*r.smallest);
     if (c.json) {
         nlohmann::ordered_json j;
         j["op"] = c.op;

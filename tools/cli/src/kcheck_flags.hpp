@@ -15,7 +15,7 @@ namespace ndshard::cli {
 struct kcheck_flags {
     std::string op;
     std::optional<std::string> reader, writer, cases, seed, max_pages, cores, page_bytes, static_percent, one_case,
-        timeout, cache, grid, dram_banks, contract;
+        timeout, cache, grid, dram_banks, contract, program, reference;
     std::vector<std::string> include;
     bool semaphore = false, no_isolate = false, json = false, keep_going = false;
 };
@@ -24,7 +24,8 @@ struct kcheck_flags {
 CLI::App* add_kcheck_command(CLI::App& app, kcheck_flags& f);
 
 // The command, every value checked; usage_error naming the flag, the value and the rule,
-// spec_error for a bad --case. `allow_files` false refuses --reader, --writer and --cache.
+// spec_error for a bad --case. `allow_files` false refuses --reader, --writer, --program and
+// --cache.
 kcheck_command kcheck_of(const kcheck_flags& f, bool allow_files);
 
 }  // namespace ndshard::cli

@@ -88,7 +88,8 @@ struct op_desc {
     std::size_t min_rank = 1, max_rank = 8;  // of the input page grid
     // The output page grid for these input page grids, or nullopt when the op does not apply.
     std::function<std::optional<shape>(const std::vector<shape>& inputs)> output_pages;
-    // The program factory.
+    // The program factory. It throws not_applicable (not_applicable.hpp) to decline a case:
+    // the case is then not applicable (never a failure), its summary "not applicable: ...".
     std::function<program(const op_case&)> build;
     // The dense result for the inputs (the kernels are checked against it).
     std::function<sim::dense_tensor(const std::vector<sim::dense_tensor>& inputs, const shape& output_pages)> reference;

@@ -18,6 +18,9 @@ namespace ndshard::cli {
 struct kcheck_command {
     std::string op;                         // "copy", "permute:2,0,1", ... (kernels/ops/ops.hpp)
     std::string reader, writer;             // absolute paths; empty: the op's own kernel
+    // --program: a factory source (absolute path) written with tt-metal's host API, whose
+    // program runs in place of the op's; `op` (--reference) is then the reference only.
+    std::string program;
     bool semaphore = false;                 // one semaphore id appended to both kernels' runtime args
     std::vector<std::string> include_dirs;  // --include: absolute paths, for both kernels
     std::uint64_t cases = 100;

@@ -1,0 +1,92 @@
+// ctest -L kernels: program factories written with tt-metal's host API (lib/ttmetal_host),
+// compiled from their source as `ndshard kcheck --program` does: copy's factory
+// (kernels/ops/copy/program.cpp) passes kcheck; a factory's bad calls are one finding
+// naming the call and the value; a declined case is not a failure; a factory that does not
+// compile is one error. Few cases, one page size, runtime accessor words: few kernel compiles.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "ndshard/ttmetal_host/bridge.hpp"
+#include "ndshard/testkit/entropy.hpp"
+#include "ops/ops.hpp"
+
+namespace {
+
+using namespace ndshard;
+namespace fs = std::filesystem;
+
+ttsim::check_options options(std::uint32_t page_bytes) {
+    ttsim::check_options o;
+    o.cases = 6;
+    o.seed = 3;
+    o.max_pages = 48;
+    o.static_mix_percent = 0;
+    o.page_bytes = {page_bytes};
+    o.launch.cache = NDSHARD_KERNEL_CACHE_DIR;
+    return o;
+}
+
+TEST(ProgramFactory, CopyWrittenWithTtMetalHostCallsPassesKcheck) {
+    const fs::path dir = kernels::kernels_dir() / "ops/copy";
+    const ttsim::op_desc op = ttmetal_host::program_op(
+        kernels::copy_op(), ttmetal_host::load_factory(dir / "program.cpp", NDSHARD_KERNEL_CACHE_DIR), dir);
+    const ttsim::check_report r = ttsim::check_kernel(op, options(16));
+    EXPECT_GT(r.cases_run, 0u);
+    EXPECT_EQ(r.cases_failed, 0u) << r.smallest_result.summary << "\n" << r.replay;
+    // Passed by running, not by declining.
+    testkit::random_entropy e(2);
+    const ttsim::check_options o = options(16);
+    const std::optional<ttsim::case_spec> c = ttsim::draw_case(op, e, o);
+    ASSERT_TRUE(c.has_value());
+    EXPECT_EQ(ttsim::run_case(op, *c, o.launch).summary, "passed");
+}
+
+// A factory that declines 4-byte pages and puts its kernel off the device otherwise.
+constexpr const char* bad_factory = R"(
+#include <tt-metalium/host_api.hpp>
+using namespace tt::tt_metal;
+Program make_program(Buffer& input, Buffer&) {
+    if (input.page_size() == 4) throw not_applicable("4-byte pages");
+    Program p = CreateProgram();
+    CreateKernel(p, "reader.cpp", CoreRange({0, 0}, {9, 0}), DataMovementConfig{});
+    return p;
+}
+)";
+
+TEST(ProgramFactory, BadCallsAreOneFindingAndADeclinedCaseIsNoFailure) {
+    const fs::path dir = fs::path(NDSHARD_KERNEL_CACHE_DIR) / "program-factory-test";
+    fs::create_directories(dir);
+    std::ofstream(dir / "bad.cpp") << bad_factory;
+    const ttsim::op_desc op =
+        ttmetal_host::program_op(kernels::copy_op(), ttmetal_host::load_factory(dir / "bad.cpp", dir), dir);
+
+    const ttsim::check_report off = ttsim::check_kernel(op, options(8));
+    ASSERT_EQ(off.cases_failed, 1u);
+    ASSERT_FALSE(off.smallest_result.findings.empty());
+    EXPECT_NE(off.smallest_result.findings.front().what.find(
+                  "CreateKernel(reader.cpp): core (x=4,y=0) is outside the device's 4x2 worker grid"),
+              std::string::npos)
+        << off.smallest_result.summary;
+
+    const ttsim::check_report declined = ttsim::check_kernel(op, options(4));
+    EXPECT_GT(declined.cases_run, 0u);
+    EXPECT_EQ(declined.cases_failed, 0u);
+    testkit::random_entropy e(1);
+    ttsim::check_options o = options(4);
+    const std::optional<ttsim::case_spec> c = ttsim::draw_case(op, e, o);
+    ASSERT_TRUE(c.has_value());
+    EXPECT_EQ(ttsim::run_case(op, *c, o.launch).summary, "not applicable: 4-byte pages");
+
+    std::ofstream(dir / "broken.cpp") << "Program make_program(\n";
+    try {
+        (void)ttmetal_host::load_factory(dir / "broken.cpp", dir);
+        ADD_FAILURE() << "a factory that does not compile loaded";
+    } catch (const std::runtime_error& err) {
+        EXPECT_NE(std::string(err.what()).find("broken.cpp does not compile"), std::string::npos) << err.what();
+    }
+}
+
+}  // namespace
