@@ -2,11 +2,11 @@
 // buffer's push or pop and a semaphore's set or increment (or a NoC write landing on one)
 // release the task's clock into the object, a wait or reservation that returns and a
 // semaphore wait that is satisfied acquire it. A NoC transfer that lands on bytes of a buffer
-// records, per 4-byte word, the last task that wrote it and that task's clock then; a write
-// or read that lands on a word another task wrote, when its task has not acquired that clock,
-// is a `race` finding naming both kernels, the cores, the address and the buffer's page.
-// Ordering is over-approximated (an object's clock joins every release into it), so a race
-// is reported only where nothing could have ordered the two.
+// records, per 4-byte word, the last task that wrote it, which of its bytes, and that task's
+// clock then; a write or read that lands on those bytes from another task that has not
+// acquired that clock is a `race` finding naming both kernels, the cores, the address and the
+// buffer's page. Ordering is over-approximated (an object's clock joins every release into
+// it), so a race is reported only where nothing could have ordered the two.
 #include <algorithm>
 #include <string>
 
@@ -50,8 +50,12 @@ void launch_state::hb_access(const transfer& t) {
     const std::uint64_t base = (std::uint64_t{at.x} << 48) | (std::uint64_t{at.y & 0xFFFFU} << 32);
     for (std::uint32_t w = local & ~3U; w < local + t.size; w += 4) {
         const std::uint64_t k = base | w;
+        std::uint8_t mask = 0;  // the bytes of the word the transfer covers
+        for (std::uint32_t b = 0; b < 4; ++b)
+            if (w + b >= local && w + b < local + t.size) mask = static_cast<std::uint8_t>(mask | (1U << b));
         const auto it = last_writer_.find(k);
-        if (it != last_writer_.end() && it->second.task != t.task && mine[it->second.task] < it->second.clock) {
+        if (it != last_writer_.end() && it->second.task != t.task && (it->second.mask & mask) != 0 &&
+            mine[it->second.task] < it->second.clock) {
             const distribution& d = b->dist;
             const std::uint64_t in = std::uint64_t{addr} + (std::max(w, local) - local) - d.bank_base;
             const auto page = core_index < d.cores.size() ? d.layout.page_at(core_index, in / d.aligned_page_size)
@@ -69,7 +73,14 @@ void launch_state::hb_access(const transfer& t) {
             sched_->stop();
             return;
         }
-        if (t.write) last_writer_[k] = {static_cast<std::uint32_t>(t.task), mine[t.task]};
+        if (!t.write) continue;
+        writer& last = last_writer_[k];
+        const auto task = static_cast<std::uint32_t>(t.task);
+        // The same thread again: its bytes join; another's: the word is the new writer's (the
+        // earlier writer's other bytes are forgotten, which can only hide a race).
+        last.mask = static_cast<std::uint8_t>(last.task == task && last.mask != 0 ? last.mask | mask : mask);
+        last.task = task;
+        last.clock = mine[t.task];
     }
 }
 

@@ -197,6 +197,7 @@ public:
     std::map<std::uint64_t, cb_shadow> fresh_;  // per core
     struct writer {
         std::uint32_t task = 0, clock = 0;
+        std::uint8_t mask = 0;  // the bytes of the word it wrote
     };
     std::vector<std::vector<std::uint32_t>> clocks_;                                             // per task
     std::map<std::pair<std::uint64_t, std::uint32_t>, std::vector<std::uint32_t>> sync_clocks_;  // per L1 word
