@@ -17,6 +17,14 @@ defect reader_defect(std::string name, std::string op, std::string mistake) {
     return {std::move(name), std::move(op), std::move(swap), std::move(mistake)};
 }
 
+// A mistake in both kernels: defects/<name>_reader.cpp and defects/<name>_writer.cpp.
+defect pair_defect(std::string name, std::string op, std::string mistake) {
+    kernel_swap swap;
+    swap.reader = "defects/" + name + "_reader.cpp";
+    swap.writer = "defects/" + name + "_writer.cpp";
+    return {std::move(name), std::move(op), std::move(swap), std::move(mistake)};
+}
+
 defect writer_defect(std::string name, std::string op, std::string mistake, bool semaphore = false) {
     kernel_swap swap;
     swap.writer = "defects/" + name + ".cpp";
@@ -26,8 +34,9 @@ defect writer_defect(std::string name, std::string op, std::string mistake, bool
 
 // The finding kinds of launch.hpp, and the two checks kcheck adds after a launch.
 bool is_check(std::string_view c) {
-    constexpr std::string_view known[] = {"cb_protocol", "noc_bounds",   "noc_page",      "async",  "deadlock", "hang",
-                                          "accessor",    "kernel_error", "compile_error", "output", "padding"};
+    constexpr std::string_view known[] = {"cb_protocol", "noc_bounds",    "noc_page",     "async",         "deadlock",
+                                          "hang",        "accessor",      "kernel_error", "compile_error", "output",
+                                          "padding",     "uninitialized", "race"};
     return std::find(std::begin(known), std::end(known), c) != std::end(known);
 }
 
@@ -62,6 +71,13 @@ const std::vector<defect>& defects() {
         reader_defect("read_barrier_after_loop", "reduce:0", "each page pushed before the one barrier after the loop"),
         writer_defect("sum_not_reset", "reduce:0", "the running sum zeroed once, not per output page"),
         reader_defect("permute_output_strides", "permute:1,0", "the input page strides taken from the output grid"),
+        writer_defect("missing_final_write_barrier", "copy",
+                      "each write flushed, no noc_async_write_barrier before the kernel ends"),
+        writer_defect("signal_before_write_barrier", "copy",
+                      "a semaphore signalled on NoC 0 before the barrier of the writes on NoC 1 it announces", true),
+        reader_defect("read_size_in_words", "copy", "noc_async_read given the page's size in 32-bit words, not bytes"),
+        pair_defect("overlapping_work_split", "copy",
+                    "each core's page range starts one page early: two cores write the same page, unordered"),
     };
     return all;
 }

@@ -20,6 +20,7 @@ namespace ndshard::kernels {
 
 struct defect {
     std::string name;     // "push_before_read_barrier", also the kernel's file: defects/<name>.cpp
+                          // (a mistake in both kernels: defects/<name>_reader.cpp and _writer.cpp)
     std::string op;       // the good op it breaks, as make_op takes it: "copy", "reduce:0"
     kernel_swap swap;     // the defective kernel in place of the op's reader or writer
     std::string mistake;  // one line

@@ -86,6 +86,33 @@ TEST(Kernels, EveryOpPassesEveryCase) {
     }
 }
 
+// Correct kernels written unusually (kernels/examples/): none may fail. One page size and
+// all-runtime accessor words, so each kernel is compiled once.
+TEST(Kernels, EveryUnusualButCorrectKernelPasses) {
+    struct example {
+        const char* name;
+        kernels::kernel_swap swap;
+    };
+    const example examples[] = {
+        {"two pages per barrier",
+         {.reader = "", .writer = "examples/two_pages_per_barrier_writer.cpp", .semaphore = false}},
+        {"reversed order",
+         {.reader = "examples/reversed_reader.cpp", .writer = "examples/reversed_writer.cpp", .semaphore = false}},
+        {"semaphore handshake",
+         {.reader = "examples/handshake_reader.cpp", .writer = "examples/handshake_writer.cpp", .semaphore = true}},
+    };
+    for (const example& e : examples) {
+        ttsim::check_options o = options(cases_from_env(8), 13);
+        o.page_bytes = {24};
+        o.static_mix_percent = 0;
+        const ttsim::check_report r = ttsim::check_kernel(kernels::make_op("copy", e.swap), o);
+        std::printf("kernels: example %-22s %3llu cases, %llu failed\n", e.name,
+                    static_cast<unsigned long long>(r.cases_run), static_cast<unsigned long long>(r.cases_failed));
+        EXPECT_GT(r.cases_run, 0U) << e.name;
+        EXPECT_EQ(r.cases_failed, 0U) << e.name << ": " << r.smallest_result.summary << "\n  " << r.replay;
+    }
+}
+
 TEST(Kernels, EveryDefectIsCaughtByItsCheckWithASmallCounterexample) {
     const std::vector<kernels::defect_expectation> expected = kernels::read_expectations();
     ASSERT_GE(expected.size(), 10U);

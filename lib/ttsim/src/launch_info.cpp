@@ -35,12 +35,16 @@ const char* to_string(finding_kind k) noexcept {
             return "input_changed";
         case finding_kind::crash:
             return "crash";
+        case finding_kind::uninitialized:
+            return "uninitialized";
+        case finding_kind::race:
+            return "race";
     }
     return "?";
 }
 
 std::optional<finding_kind> finding_kind_from(std::string_view name) noexcept {
-    for (int k = 0; k <= static_cast<int>(finding_kind::crash); ++k)
+    for (int k = 0; k <= static_cast<int>(finding_kind::race); ++k)
         if (name == to_string(static_cast<finding_kind>(k))) return static_cast<finding_kind>(k);
     return std::nullopt;
 }

@@ -64,6 +64,9 @@ enum class finding_kind : std::uint8_t {
     padding,        // a padding slot or alignment gap of the output no longer holds the sentinel
     input_changed,  // an input buffer was written
     crash,          // the case's process died (a signal, a sanitizer report) or timed out
+    // Found by the launch (after `crash` so the earlier kinds keep their values):
+    uninitialized,  // a NoC write would carry bytes nobody wrote into a page of a buffer
+    race,           // two kernels write (or one reads) the same bytes of a buffer, nothing ordering them
 };
 // The kind named by to_string, or nullopt.
 std::optional<finding_kind> finding_kind_from(std::string_view name) noexcept;
