@@ -95,11 +95,17 @@ TEST(Kernels, EveryUnusualButCorrectKernelPasses) {
     };
     const example examples[] = {
         {"two pages per barrier",
-         {.reader = "", .writer = "examples/two_pages_per_barrier_writer.cpp", .semaphore = false}},
+         {.reader = "", .writer = "examples/two_pages_per_barrier_writer.cpp", .semaphore = false, .include_dirs = {}}},
         {"reversed order",
-         {.reader = "examples/reversed_reader.cpp", .writer = "examples/reversed_writer.cpp", .semaphore = false}},
+         {.reader = "examples/reversed_reader.cpp",
+          .writer = "examples/reversed_writer.cpp",
+          .semaphore = false,
+          .include_dirs = {}}},
         {"semaphore handshake",
-         {.reader = "examples/handshake_reader.cpp", .writer = "examples/handshake_writer.cpp", .semaphore = true}},
+         {.reader = "examples/handshake_reader.cpp",
+          .writer = "examples/handshake_writer.cpp",
+          .semaphore = true,
+          .include_dirs = {}}},
     };
     for (const example& e : examples) {
         ttsim::check_options o = options(cases_from_env(8), 13);
@@ -147,9 +153,10 @@ TEST(Kernels, EveryDefectIsCaughtByItsCheckWithASmallCounterexample) {
         EXPECT_TRUE(ok) << e.name << ": " << found << ", counterexample " << pages << " pages (allowed " << e.max_pages
                         << "): " << r.smallest_result.summary << "\n  " << r.replay;
     }
-    std::printf("%s\nkernels: %zu of %zu defects caught by their check, counterexamples within bounds (%zu of the "
-                "gallery's %zu here)\n",
-                table.c_str(), caught, checked, checked, expected.size());
+    std::printf(
+        "%s\nkernels: %zu of %zu defects caught by their check, counterexamples within bounds (%zu of the "
+        "gallery's %zu here)\n",
+        table.c_str(), caught, checked, checked, expected.size());
 }
 
 // keep_going: the run goes on after the first failure and counts every failing case.

@@ -214,7 +214,8 @@ kcheck_command kcheck_of(const kcheck_flags& f, bool allow_files) {
     kcheck_command c;
     c.op = f.op;
     if (!allow_files && (f.reader || f.writer || f.cache || f.program || !f.include.empty()))
-        throw usage_error("--reader, --writer, --program, --include and --cache name files, which this caller does not allow");
+        throw usage_error(
+            "--reader, --writer, --program, --include and --cache name files, which this caller does not allow");
     if (f.program) {
         if (!f.op.empty() || f.reader || f.writer || f.semaphore)
             throw usage_error("--program " + quote_value(*f.program) +

@@ -16,8 +16,8 @@ namespace ndshard::cli {
 // distributions (kcheck.hpp). Exit 0 when every case passes, 1 when one fails (printed
 // shrunk, with its replay), 2 for a bad flag or op.
 struct kcheck_command {
-    std::string op;                         // "copy", "permute:2,0,1", ... (kernels/ops/ops.hpp)
-    std::string reader, writer;             // absolute paths; empty: the op's own kernel
+    std::string op;              // "copy", "permute:2,0,1", ... (kernels/ops/ops.hpp)
+    std::string reader, writer;  // absolute paths; empty: the op's own kernel
     // --program: a factory source (absolute path) written with tt-metal's host API, whose
     // program runs in place of the op's; `op` (--reference) is then the reference only.
     std::string program;
