@@ -3,28 +3,12 @@
 
 #include <cstdint>
 
+#include "ndshard/tt/data_format.hpp"
+
 namespace tt {
 
 // The values of tt-metal's DataFormat (a CB's get_dataformat in a kernel).
-enum class DataFormat : std::uint8_t {
-    Float32 = 0,
-    Float16 = 1,
-    Bfp8 = 2,
-    Bfp4 = 3,
-    Tf32 = 4,
-    Float16_b = 5,
-    Bfp8_b = 6,
-    Bfp4_b = 7,
-    Int32 = 8,
-    UInt16 = 9,
-    Lf8 = 10,
-    Bfp2 = 11,
-    Int8 = 14,
-    Bfp2_b = 15,
-    UInt32 = 24,
-    UInt8 = 30,
-    Invalid = 0xff,
-};
+using DataFormat = ::ndshard::tt::DataFormat;
 
 }  // namespace tt
 

@@ -13,6 +13,7 @@
 #include <string>
 #include <type_traits>
 
+#include "ndshard/tt/data_format.hpp"
 #include "ndshard/tt/noc.hpp"
 #include "ndshard/ttsim/kernel_abi.hpp"
 
@@ -94,28 +95,7 @@ static FORCE_INLINE std::uintptr_t get_common_arg_addr(int arg_idx) {
 }
 
 // --- data formats and circular buffers ---
-enum class DataFormat : std::uint8_t {
-    Float32 = 0,
-    Float16 = 1,
-    Bfp8 = 2,
-    Bfp4 = 3,
-    Tf32 = 4,
-    Float16_b = 5,
-    Bfp8_b = 6,
-    Bfp4_b = 7,
-    Int32 = 8,
-    UInt16 = 9,
-    Lf8 = 10,
-    Bfp2 = 11,
-    Int8 = 14,
-    Bfp2_b = 15,
-    UInt32 = 24,
-    UInt8 = 30,
-    RawUInt8 = 0xf0,
-    RawUInt16 = 0xf1,
-    RawUInt32 = 0xf2,
-    Invalid = 0xff,
-};
+using DataFormat = ::ndshard::tt::DataFormat;  // tt-metal's values (ndshard/tt/data_format.hpp)
 
 FORCE_INLINE void cb_reserve_back(std::int32_t operand, std::int32_t num_pages) {
     ndshard_ttsim_services->cb_reserve_back(operand, num_pages);
