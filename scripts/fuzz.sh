@@ -85,8 +85,10 @@ done
 if [[ -n "${add_target:-}" ]]; then
   t=$add_target
   [[ $t == fuzz_* ]] || t=fuzz_$t
-  printf '%s\n' "${all_targets[@]}" | grep -qx -- "$t" \
-    || { echo "fuzz.sh: --add-regression: unknown target '$add_target' (known: ${all_targets[*]})" >&2; exit 2; }
+  known=0
+  for name in "${all_targets[@]}"; do [[ $name == "$t" ]] && known=1; done
+  # (not `printf | grep -q`: under pipefail, grep's early exit can SIGPIPE printf and fail the pipe)
+  ((known)) || { echo "fuzz.sh: --add-regression: unknown target '$add_target' (known: ${all_targets[*]})" >&2; exit 2; }
   [[ -f "$add_file" ]] || { echo "fuzz.sh: --add-regression: '$add_file' is not a readable file" >&2; exit 2; }
   [[ -s "$add_file" ]] || { echo "fuzz.sh: --add-regression: '$add_file' is empty (the empty input is always replayed)" >&2; exit 2; }
   dest="$root/corpus/$t/regressions/$(basename -- "$add_file")"
@@ -180,7 +182,7 @@ for t in "${targets[@]}"; do
   ft=$(sed -E 's/.* ft: ([0-9]+) .*/\1/' <<<"$last")
   [[ -n "$last" ]] || { execs=0; cov=?; ft=?; }
   rate=$((elapsed > 0 ? execs / elapsed : execs))
-  if ((status != 0)) && ! ls "$work/artifacts" | grep -q .; then
+  if ((status != 0)) && [[ -z $(ls -A "$work/artifacts") ]]; then
     echo "fuzz.sh: $t exited with status $status without a reproducer; see $log" >&2
     tail -n 20 "$log" >&2
     crashed=1
