@@ -32,6 +32,14 @@
 #       when the test runs, so new files in it need no re-configure - in every build: with
 #       -runs=0 under libFuzzer, which also descends into sub-directories such as regressions/.
 #
+#   ndshard_sanitized_at_O0(<sources...>)
+#       In a sanitizer build at -O1 (the asan preset: NDSHARD_SANITIZE, a Debug build, no
+#       fuzzing engine) the listed sources of the calling folder compile at -O0. For files
+#       that instantiate many accessor types: clang's optimiser over ASan+UBSan-instrumented
+#       instantiations was most of that preset's build (props/accessor_fixed_b.cpp: 91 s of
+#       CPU at -O1, 26 s at -O0; fuzz/fuzz_accessor_args.cpp 60 s and 16 s). Nothing is
+#       checked less: at -O0 every load and store keeps its check; the tests run slower.
+#
 # RapidCheck parameters for ctest runs
 # ------------------------------------
 # The property tests are started through cmake/ndshard_rc_env.sh. ctest puts
@@ -235,4 +243,11 @@ function(ndshard_finalize_testing)
       -P ${_NDSHARD_TESTING_DIR}/ndshard_coverage_report.cmake
     USES_TERMINAL
     COMMENT "Merging coverage profiles (run ctest first)")
+endfunction()
+
+function(ndshard_sanitized_at_O0)
+  if(NDSHARD_SANITIZE AND CMAKE_BUILD_TYPE STREQUAL "Debug" AND NOT NDSHARD_FUZZ_ENGINE_ACTIVE
+     AND NOT NDSHARD_LIB_FUZZING_ENGINE)
+    set_property(SOURCE ${ARGN} APPEND PROPERTY COMPILE_OPTIONS -O0)
+  endif()
 endfunction()
