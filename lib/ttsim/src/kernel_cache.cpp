@@ -115,9 +115,9 @@ void check_binding_name(const kernel_desc& k, const std::string& what, const std
 // (none for a kernel that declares none).
 std::vector<std::string> binding_flags(const kernel_desc& k) {
     if (!k.bindings && k.named_runtime_args.empty() && k.named_common_runtime_args.empty() &&
-        k.tensor_bindings.empty() && k.semaphore_bindings.empty())
+        k.tensor_bindings.empty() && k.semaphore_bindings.empty() && k.dataflow_buffer_bindings.empty())
         return {};
-    std::string args, tensors, sems;
+    std::string args, tensors, sems, dfbs;
     for (std::size_t i = 0; i < k.named_runtime_args.size(); ++i) {
         check_binding_name(k, "named runtime argument", k.named_runtime_args[i]);
         args += "NDSHARD_RTA(" + k.named_runtime_args[i] + "," + std::to_string(4 * i) + "u)";
@@ -141,7 +141,14 @@ std::vector<std::string> binding_flags(const kernel_desc& k) {
         check_binding_name(k, "semaphore binding", name);
         sems += "NDSHARD_SEM(" + name + "," + std::to_string(id) + "u)";
     }
-    return {"-DNDSHARD_ARGS=" + args, "-DNDSHARD_TENSORS=" + tensors, "-DNDSHARD_SEMS=" + sems,
+    for (const auto& [name, id] : k.dataflow_buffer_bindings) {
+        check_binding_name(k, "dataflow buffer binding", name);
+        dfbs += "NDSHARD_DFB(" + name + "," + std::to_string(id) + ")";
+    }
+    return {"-DNDSHARD_ARGS=" + args,
+            "-DNDSHARD_TENSORS=" + tensors,
+            "-DNDSHARD_SEMS=" + sems,
+            "-DNDSHARD_DFBS=" + dfbs,
             "-DNDSHARD_NAMED_RTA_WORDS=" + std::to_string(k.named_runtime_args.size()) + "u",
             "-DNDSHARD_NAMED_CRTA_WORDS=" + std::to_string(named_common + k.tensor_bindings.size()) + "u"};
 }

@@ -155,6 +155,8 @@ std::uint32_t kernel_services::cb_tile_size(std::int32_t id) {
 }
 std::uint32_t kernel_services::cb_data_format(std::int32_t id) { return cb(id, "get_dataformat").format; }
 std::uint32_t kernel_services::cb_tile_hw(std::int32_t id) { return cb(id, "get_tile_hw").tile_hw; }
+std::uint32_t kernel_services::cb_page_size(std::int32_t id) { return cb(id, "get_entry_size").page_size; }
+std::uint32_t kernel_services::cb_num_pages(std::int32_t id) { return cb(id, "get_total_num_entries").num_pages; }
 
 void kernel_services::noc_read(std::uint64_t src, std::uint32_t dst_l1, std::uint32_t size, std::uint8_t noc,
                                bool page) {

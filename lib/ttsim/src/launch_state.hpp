@@ -86,6 +86,8 @@ public:
     std::uint32_t cb_tile_size(std::int32_t cb) override;
     std::uint32_t cb_data_format(std::int32_t cb) override;
     std::uint32_t cb_tile_hw(std::int32_t cb) override;
+    std::uint32_t cb_page_size(std::int32_t cb) override;
+    std::uint32_t cb_num_pages(std::int32_t cb) override;
     void noc_read(std::uint64_t src, std::uint32_t dst_l1, std::uint32_t size, std::uint8_t noc, bool page) override;
     void noc_write(std::uint32_t src_l1, std::uint64_t dst, std::uint32_t size, std::uint8_t noc, bool page) override;
     void noc_write_multicast(std::uint32_t src_l1, std::uint64_t dst_rect, std::uint32_t size, std::uint32_t num_dests,

@@ -289,7 +289,8 @@ TEST(TtsimLaunch, NamedArgumentsBindingsAndInlineWritesAsTtMetalWritesThem) {
         ttsim::append_accessor_args(dev, b, ttsim::all_compile_time, cta, unused);
     }
     k.compile_time_args = cta;
-    k.named_compile_time_args = {{"page_bytes", 64}, {"cb", 0}, {"scratch_cb", 1}};
+    k.named_compile_time_args = {{"page_bytes", 64}, {"cb", 0}};
+    k.dataflow_buffer_bindings = {{"scratch", 1}};
     k.named_runtime_args = {"first_page", "num_pages"};
     k.named_common_runtime_args = {"zero_every"};
     k.semaphore_bindings = {{"flag", flag}};

@@ -1,14 +1,16 @@
 // A copy written in tt-metal's newest kernel style (Metal 2.0): every argument by name
 // (get_arg(args::...)), the tensors by binding (TensorAccessor(ta::...), and tensor::, the
 // earlier spelling), the positional tail by get_vararg / get_common_vararg, a semaphore by
-// sem::, and DEVICE_PRINT. Pages [first_page, first_page + num_pages) of `in` go to `out`
-// through circular buffer args::cb, but every zero_every-th page (page % zero_every ==
-// zero_every - 1) is written as zeros instead: async_write_zeros from a scratch buffer
-// zeroed by async_write_zeros itself. Then four pages of `marks` from get_vararg(0) get
-// inline writes (no L1 source): word 0 by Noc::inline_dw_write, word 1 by
-// noc_inline_dw_write, bytes 0 and 2 of word 2 by a byte-enable mask; word 3 is left alone.
-// Last, an inline write into this core's semaphore, waited for.
+// sem::, a DataflowBuffer by dfb::, and DEVICE_PRINT. Pages [first_page, first_page +
+// num_pages) of `in` go to `out` through circular buffer args::cb, but every zero_every-th
+// page (page % zero_every == zero_every - 1) is written as zeros instead: async_write_zeros
+// from a scratch DataflowBuffer zeroed by async_write_zeros itself. Then four pages of
+// `marks` from get_vararg(0) get inline writes (no L1 source): word 0 by
+// Noc::inline_dw_write, word 1 by noc_inline_dw_write, bytes 0 and 2 of word 2 by a
+// byte-enable mask; word 3 is left alone. Last, an inline write into this core's
+// semaphore, waited for.
 #include "api/dataflow/circular_buffer.h"
+#include "api/dataflow/dataflow_buffer.h"
 #include "api/dataflow/dataflow_api.h"
 #include "api/dataflow/noc.h"
 #include "api/debug/device_print.h"
@@ -30,7 +32,8 @@ void kernel_main() {
     const auto marks = TensorAccessor(ta::marks);
     Noc noc;
     CircularBuffer cb(get_arg(args::cb));
-    CircularBuffer scratch(get_arg(args::scratch_cb));
+    DataflowBuffer scratch(dfb::scratch);
+    ASSERT(scratch.get_entry_size() == page_bytes && scratch.get_total_num_entries() == 2);
 
     DEVICE_PRINT("pages {}..{}, zeros every {:#x}\n", first, first + count, zero_every);
     DEVICE_PRINT("{0:>4}|{0:<4}|{0:^5}|{0:b}|{1:.2f}|{2}|{3}|{{}}\n", 5, 1.5f, true, 'c');

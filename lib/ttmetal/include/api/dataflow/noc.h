@@ -182,13 +182,13 @@ public:
     void inline_dw_write(const Dst& dst, std::uint32_t val, const dst_args_t<Dst>& dst_args, std::uint8_t be = 0xF,
                          const Unused&...) const {
         static_assert(!targets_register<opts, more...>(), "inline_dw_write: stream registers are not simulated");
-        ::ndshard::ttsim::kernel::inline_dw_write(noc_dst(dst, dst_args), val, be, noc_id_);
+        noc_inline_dw_write(noc_dst(dst, dst_args), val, be, noc_id_);
     }
     // Zeros into this core's L1 at a circular buffer's write pointer (and offset): tt-metal
     // reads them from a zero region, so they land as a read does, at write_zeros_l1_barrier.
     template <typename Dst>
     void async_write_zeros(const Dst& dst, std::uint32_t size_bytes, const dst_args_t<Dst>& args = {}) const {
-        ::ndshard::ttsim::kernel::zero_l1(l1_dst(dst, args), size_bytes, noc_id_);
+        ::ndshard::tt::platform::zero_l1(l1_dst(dst, args), size_bytes, noc_id_);
     }
     // Zeros into a page of a tensor: written from `scratch`'s read pointer, which the kernel
     // zeroed first (the form above), in bursts; done at write_zeros_dram_barrier.

@@ -138,9 +138,9 @@ inline std::string field(const value& v, const char* spec, std::size_t len) {
 
     std::string body, prefix;
     char buf[96];
-    const bool integer = v.k == value::kind::signed_int || v.k == value::kind::unsigned_int ||
-                         (v.k != value::kind::floating && v.k != value::kind::text && type != 0 && type != 's' &&
-                          type != 'c');
+    const bool integer =
+        v.k == value::kind::signed_int || v.k == value::kind::unsigned_int ||
+        (v.k != value::kind::floating && v.k != value::kind::text && type != 0 && type != 's' && type != 'c');
     if (v.k == value::kind::text) {
         body = v.s;
         if (precision >= 0 && body.size() > static_cast<std::size_t>(precision)) body.resize(precision);
@@ -160,10 +160,9 @@ inline std::string field(const value& v, const char* spec, std::size_t len) {
         else if (sign == '+' || sign == ' ') prefix = std::string(1, sign);
     } else {  // an integer (or a char or bool given an integer type)
         const bool negative = v.k == value::kind::signed_int && v.i < 0;
-        unsigned long long m = v.k == value::kind::signed_int
-                                   ? (negative ? 0ULL - static_cast<unsigned long long>(v.i)
-                                               : static_cast<unsigned long long>(v.i))
-                                   : v.u;
+        unsigned long long m = v.k == value::kind::signed_int ? (negative ? 0ULL - static_cast<unsigned long long>(v.i)
+                                                                          : static_cast<unsigned long long>(v.i))
+                                                              : v.u;
         const unsigned base = type == 'x' || type == 'X' ? 16 : type == 'o' ? 8 : type == 'b' || type == 'B' ? 2 : 10;
         const char* digits = type == 'X' ? "0123456789ABCDEF" : "0123456789abcdef";
         do body.insert(body.begin(), digits[m % base]), m /= base;
@@ -227,22 +226,23 @@ void print_values(const char* f, const Args&... args) {
 
 }  // namespace ndshard::tt::device_print
 
-#define DEVICE_PRINT(format, ...)                                                                                \
-    do {                                                                                                         \
-        constexpr auto ndshard_dp_facts = ::ndshard::tt::device_print::facts(format);                            \
-        constexpr std::size_t ndshard_dp_count = decltype(::ndshard::tt::device_print::count_args(__VA_ARGS__))::value;           \
-        static_assert(ndshard_dp_facts.valid,                                                                    \
-                      "DEVICE_PRINT: invalid format string: an unescaped '{' must start a placeholder '{...}'"); \
+#define DEVICE_PRINT(format, ...)                                                                                 \
+    do {                                                                                                          \
+        constexpr auto ndshard_dp_facts = ::ndshard::tt::device_print::facts(format);                             \
+        constexpr std::size_t ndshard_dp_count =                                                                  \
+            decltype(::ndshard::tt::device_print::count_args(__VA_ARGS__))::value;                                \
+        static_assert(ndshard_dp_facts.valid,                                                                     \
+                      "DEVICE_PRINT: invalid format string: an unescaped '{' must start a placeholder '{...}'");  \
         static_assert(ndshard_dp_facts.indexed == 0 || ndshard_dp_facts.indexed == ndshard_dp_facts.placeholders, \
-                      "DEVICE_PRINT: cannot mix indexed ({0}) and automatic ({}) placeholders");                 \
-        static_assert(ndshard_dp_facts.indexed == 0 || ndshard_dp_facts.max_index < ndshard_dp_count,            \
-                      "DEVICE_PRINT: a placeholder index is past the last argument");                            \
-        static_assert(ndshard_dp_facts.indexed == 0 ||                                                           \
-                          ::ndshard::tt::device_print::all_referenced(ndshard_dp_facts, ndshard_dp_count),       \
-                      "DEVICE_PRINT: with indexed placeholders every argument must be referenced");              \
-        static_assert(ndshard_dp_facts.indexed != 0 || ndshard_dp_facts.placeholders == ndshard_dp_count,        \
-                      "DEVICE_PRINT: the number of {} placeholders must match the number of arguments");         \
-        ::ndshard::tt::device_print::print_values(format __VA_OPT__(, ) __VA_ARGS__);                            \
+                      "DEVICE_PRINT: cannot mix indexed ({0}) and automatic ({}) placeholders");                  \
+        static_assert(ndshard_dp_facts.indexed == 0 || ndshard_dp_facts.max_index < ndshard_dp_count,             \
+                      "DEVICE_PRINT: a placeholder index is past the last argument");                             \
+        static_assert(ndshard_dp_facts.indexed == 0 ||                                                            \
+                          ::ndshard::tt::device_print::all_referenced(ndshard_dp_facts, ndshard_dp_count),        \
+                      "DEVICE_PRINT: with indexed placeholders every argument must be referenced");               \
+        static_assert(ndshard_dp_facts.indexed != 0 || ndshard_dp_facts.placeholders == ndshard_dp_count,         \
+                      "DEVICE_PRINT: the number of {} placeholders must match the number of arguments");          \
+        ::ndshard::tt::device_print::print_values(format __VA_OPT__(, ) __VA_ARGS__);                             \
     } while (0)
 
 // Per-processor forms: a data-movement kernel prints with DATA0 on NoC 0 and DATA1 on NoC 1;

@@ -10,7 +10,7 @@
 namespace ndshard::ttsim::abi {
 
 // Bumped when the interface changes: a cached kernel of another version is rebuilt.
-inline constexpr std::uint32_t version = 4;
+inline constexpr std::uint32_t version = 5;
 
 // What a kernel sees of its core and itself.
 struct identity {
@@ -42,6 +42,8 @@ public:
     virtual std::uint32_t cb_tile_size(std::int32_t cb) = 0;  // one tile of its format and tile shape
     virtual std::uint32_t cb_data_format(std::int32_t cb) = 0;
     virtual std::uint32_t cb_tile_hw(std::int32_t cb) = 0;
+    virtual std::uint32_t cb_page_size(std::int32_t cb) = 0;  // its page (a DataflowBuffer's entry)
+    virtual std::uint32_t cb_num_pages(std::int32_t cb) = 0;
 
     // The NoC. `page` says the transfer is one page of a buffer (noc_async_read_page and
     // the like): it must not cross into another page.

@@ -45,6 +45,14 @@
 #ifndef WAYPOINT
 #define WAYPOINT(x) ((void)0)
 #endif
+// tt-metal's device profiler zones and markers (the firmware includes its profiler for every
+// kernel): nothing is profiled here.
+#ifndef DeviceZoneScopedN
+#define DeviceZoneScopedN(name) ((void)0)
+#endif
+#ifndef DeviceTimestampedData
+#define DeviceTimestampedData(name, data) ((void)(data))
+#endif
 
 // The services of the simulator for this kernel thread (set by the entry point below).
 inline thread_local ::ndshard::ttsim::abi::services* ndshard_ttsim_services = nullptr;
@@ -239,6 +247,8 @@ inline void inline_dw_write(std::uint64_t addr, std::uint32_t val, std::uint32_t
         i += n;
     }
 }
+}  // namespace ndshard::ttsim::kernel
+namespace ndshard::tt::platform {
 // `size` bytes of zeros into this core's L1 at `l1_addr`, as a read lands (async_write_zeros).
 inline void zero_l1(std::uint32_t l1_addr, std::uint32_t size, std::uint8_t noc) {
     static const unsigned char zeros[1024] = {};
@@ -248,7 +258,7 @@ inline void zero_l1(std::uint32_t l1_addr, std::uint32_t size, std::uint8_t noc)
         done += n;
     }
 }
-}  // namespace ndshard::ttsim::kernel
+}  // namespace ndshard::tt::platform
 // tt-metal's noc_inline_dw_write: `val` to `addr` (a worker core's L1; not DRAM), the bytes
 // `be` enables; completes at the write barrier like noc_async_write.
 template <InlineWriteDst dst_type = InlineWriteDst::DEFAULT, bool posted = false, bool flush = true>
@@ -328,6 +338,12 @@ inline std::uint32_t l1_bank_xy(std::uint32_t bank, std::uint8_t noc) {
 }
 inline std::uint32_t l1_bank_offset(std::uint32_t bank) { return ndshard_ttsim_services->bank_offset(false, bank); }
 inline std::uint32_t common_arg_count() { return ndshard_ttsim_services->self().common_args_count; }
+inline std::uint32_t cb_page_size(std::uint32_t cb) {
+    return ndshard_ttsim_services->cb_page_size(static_cast<std::int32_t>(cb));
+}
+inline std::uint32_t cb_num_pages(std::uint32_t cb) {
+    return ndshard_ttsim_services->cb_num_pages(static_cast<std::int32_t>(cb));
+}
 [[noreturn]] inline void out_of_range(const char* what, std::uint32_t index, std::uint32_t limit) {
     char text[160];
     std::snprintf(text, sizeof text, "%s %u is not below %u", what, index, limit);

@@ -84,7 +84,8 @@ struct kernel_desc {
     // (the first common words) and named compile-time argument (above); ta::name for each
     // tensor, whose accessor words are compile-time arguments from cta_offset and whose bank
     // base address is the common word after the named ones (the first tensor's first);
-    // sem::name for each semaphore id; and get_vararg / get_common_vararg, the words after.
+    // sem::name for each semaphore id; dfb::name for each circular buffer id a DataflowBuffer
+    // names; and get_vararg / get_common_vararg, the words after the named ones.
     struct tensor_binding {
         std::string name;
         std::uint32_t cta_offset = 0;
@@ -93,6 +94,7 @@ struct kernel_desc {
     std::vector<std::string> named_common_runtime_args = {};
     std::vector<tensor_binding> tensor_bindings = {};
     std::vector<std::pair<std::string, std::uint32_t>> semaphore_bindings = {};
+    std::vector<std::pair<std::string, std::uint32_t>> dataflow_buffer_bindings = {};
     bool bindings = false;
 };
 
