@@ -321,9 +321,10 @@ TEST(TtsimLaunch, NamedArgumentsBindingsAndInlineWritesAsTtMetalWritesThem) {
     EXPECT_NE(r.log.find("   5|5   |  5  |101|1.50|true|c|{}"), std::string::npos) << r.log;
 }
 
-// An inline write into DRAM (tt-metal refuses it) and a byte-enable mask past 4 bits are
-// findings that name the value and the rule.
-TEST(TtsimLaunch, InlineWritesRefuseDramAndABadByteEnable) {
+// An inline write into DRAM (tt-metal refuses it), a byte-enable mask past 4 bits, zeros
+// pushed before they land, and a DEVICE_PRINT whose placeholders outnumber its arguments:
+// each a finding that names the value and the rule.
+TEST(TtsimLaunch, WritesWithoutASourceAndDevicePrintRefuseMisuse) {
     sim::device dev{ttsim::kernel_device_config(1, 1, 1)};
     distribution_spec s;
     s.tensor = {2};
@@ -333,25 +334,41 @@ TEST(TtsimLaunch, InlineWritesRefuseDramAndABadByteEnable) {
     s.alignment = 32;
     s.cores = dev.dram_bank_ranges(1);
     const sim::buffer_id out = dev.allocate(s, "out");
-    for (std::uint32_t mode : {0U, 1U}) {
+    struct expectation {
+        ttsim::finding_kind kind;
+        const char* what;
+    };
+    const expectation expected[] = {
+        {ttsim::finding_kind::noc_bounds, "cannot reach DRAM"},
+        {ttsim::finding_kind::kernel_error, "byte enable 0x1f is not in 0x1..0xF"},
+        {ttsim::finding_kind::async, "cb_push_back"},
+        {ttsim::finding_kind::compile_error, "the number of {} placeholders must match the number of arguments"},
+    };
+    for (std::uint32_t mode = 0; mode < 4; ++mode) {
         ttsim::program p;
+        ttsim::circular_buffer_desc cb;
+        cb.id = 3;
+        cb.page_size = 32;
+        cb.num_pages = 1;
+        cb.cores = {{0, 0}};
+        p.add_circular_buffer(cb);
         std::vector<std::uint32_t> cta, unused;
         ttsim::append_accessor_args(dev, out, ttsim::all_compile_time, cta, unused);
         ttsim::kernel_desc k;
         k.source = kernels + "/inline_write_misuse.cpp";
         k.cores = {{0, 0}};
         k.compile_time_args = cta;
+        if (mode == 3) k.defines["BAD_PRINT"] = "";
         k.tensor_bindings = {{"out", 0}};
         k.named_runtime_args = {"mode"};
+        k.dataflow_buffer_bindings = {{"scratch", 3}};
         const auto h = p.add_kernel(k);
         p.set_common_runtime_args(h, {static_cast<std::uint32_t>(dev.buffer(out).dist.bank_base)});
         p.set_runtime_args(h, {0, 0}, {mode});
         const ttsim::launch_result r = ttsim::launch(dev, p, options(1));
-        ASSERT_EQ(r.findings.size(), 1U) << findings(r);
-        EXPECT_EQ(r.findings[0].kind, mode == 0 ? ttsim::finding_kind::noc_bounds : ttsim::finding_kind::kernel_error);
-        EXPECT_NE(r.findings[0].what.find(mode == 0 ? "cannot reach DRAM" : "byte enable 0x1f is not in 0x1..0xF"),
-                  std::string::npos)
-            << findings(r);
+        ASSERT_EQ(r.findings.size(), 1U) << "mode " << mode << "\n" << findings(r);
+        EXPECT_EQ(r.findings[0].kind, expected[mode].kind) << "mode " << mode << "\n" << findings(r);
+        EXPECT_NE(r.findings[0].what.find(expected[mode].what), std::string::npos) << findings(r);
     }
 }
 
