@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -100,6 +101,58 @@ std::vector<std::string> shared_flags(const kernel_desc& k) {
     return cmd;
 }
 
+// A binding's name must be a C++ identifier: it becomes a declaration in the kernel.
+void check_binding_name(const kernel_desc& k, const std::string& what, const std::string& name) {
+    const bool ok = !name.empty() && (std::isalpha(static_cast<unsigned char>(name[0])) != 0 || name[0] == '_') &&
+                    std::all_of(name.begin(), name.end(),
+                                [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; });
+    if (!ok)
+        throw std::invalid_argument("kernel " + k.source + ": " + what + " name '" + name +
+                                    "' is not a C++ identifier (a binding is declared in the kernel)");
+}
+
+// The macros internal/ndshard_kernel_bindings.h declares a kernel's Metal 2.0 bindings from
+// (none for a kernel that declares none).
+std::vector<std::string> binding_flags(const kernel_desc& k) {
+    if (!k.bindings && k.named_runtime_args.empty() && k.named_common_runtime_args.empty() &&
+        k.tensor_bindings.empty() && k.semaphore_bindings.empty() && k.dataflow_buffer_bindings.empty())
+        return {};
+    std::string args, tensors, sems, dfbs;
+    for (std::size_t i = 0; i < k.named_runtime_args.size(); ++i) {
+        check_binding_name(k, "named runtime argument", k.named_runtime_args[i]);
+        args += "NDSHARD_RTA(" + k.named_runtime_args[i] + "," + std::to_string(4 * i) + "u)";
+    }
+    for (std::size_t i = 0; i < k.named_common_runtime_args.size(); ++i) {
+        check_binding_name(k, "named common runtime argument", k.named_common_runtime_args[i]);
+        args += "NDSHARD_CRTA(" + k.named_common_runtime_args[i] + "," + std::to_string(4 * i) + "u)";
+    }
+    for (const auto& [name, value] : k.named_compile_time_args) {
+        check_binding_name(k, "named compile-time argument", name);
+        args += "NDSHARD_CTA(" + name + "," + std::to_string(value) + "u)";
+    }
+    const std::size_t named_common = k.named_common_runtime_args.size();
+    for (std::size_t i = 0; i < k.tensor_bindings.size(); ++i) {
+        check_binding_name(k, "tensor binding", k.tensor_bindings[i].name);
+        tensors += "NDSHARD_TENSOR(" + k.tensor_bindings[i].name + "," +
+                   std::to_string(k.tensor_bindings[i].cta_offset) + "u," + std::to_string(4 * (named_common + i)) +
+                   "u)";
+    }
+    for (const auto& [name, id] : k.semaphore_bindings) {
+        check_binding_name(k, "semaphore binding", name);
+        sems += "NDSHARD_SEM(" + name + "," + std::to_string(id) + "u)";
+    }
+    for (const auto& [name, id] : k.dataflow_buffer_bindings) {
+        check_binding_name(k, "dataflow buffer binding", name);
+        dfbs += "NDSHARD_DFB(" + name + "," + std::to_string(id) + ")";
+    }
+    return {"-DNDSHARD_ARGS=" + args,
+            "-DNDSHARD_TENSORS=" + tensors,
+            "-DNDSHARD_SEMS=" + sems,
+            "-DNDSHARD_DFBS=" + dfbs,
+            "-DNDSHARD_NAMED_RTA_WORDS=" + std::to_string(k.named_runtime_args.size()) + "u",
+            "-DNDSHARD_NAMED_CRTA_WORDS=" + std::to_string(named_common + k.tensor_bindings.size()) + "u"};
+}
+
 // The compiler's command line for one variant; `prelude` is the arguments that force the
 // precompiled prelude in (empty: none).
 std::vector<std::string> command(const kernel_desc& k, const std::filesystem::path& out,
@@ -116,12 +169,16 @@ std::vector<std::string> command(const kernel_desc& k, const std::filesystem::pa
         cmd.push_back("-DKERNEL_COMPILE_TIME_ARG_MAP=" + map);
     }
     for (const auto& [name, value] : k.defines) cmd.push_back("-D" + name + (value.empty() ? "" : "=" + value));
+    const std::vector<std::string> bound = binding_flags(k);
+    cmd.insert(cmd.end(), bound.begin(), bound.end());
     const std::filesystem::path src = std::filesystem::absolute(k.source);
     cmd.push_back("-I" + src.parent_path().string());
     for (const std::string& dir : k.include_dirs) cmd.push_back("-I" + std::filesystem::absolute(dir).string());
     cmd.insert(cmd.end(), prelude.begin(), prelude.end());
     // Many kernels include nothing: the firmware includes the API before them, as here.
-    cmd.insert(cmd.end(), {"-include", "api/dataflow/dataflow_api.h", src.string(), "-o", out.string()});
+    cmd.insert(cmd.end(), {"-include", "api/dataflow/dataflow_api.h"});
+    if (!bound.empty()) cmd.insert(cmd.end(), {"-include", "internal/ndshard_kernel_bindings.h"});
+    cmd.insert(cmd.end(), {src.string(), "-o", out.string()});
     return cmd;
 }
 

@@ -155,6 +155,8 @@ std::uint32_t kernel_services::cb_tile_size(std::int32_t id) {
 }
 std::uint32_t kernel_services::cb_data_format(std::int32_t id) { return cb(id, "get_dataformat").format; }
 std::uint32_t kernel_services::cb_tile_hw(std::int32_t id) { return cb(id, "get_tile_hw").tile_hw; }
+std::uint32_t kernel_services::cb_page_size(std::int32_t id) { return cb(id, "get_entry_size").page_size; }
+std::uint32_t kernel_services::cb_num_pages(std::int32_t id) { return cb(id, "get_total_num_entries").num_pages; }
 
 void kernel_services::noc_read(std::uint64_t src, std::uint32_t dst_l1, std::uint32_t size, std::uint8_t noc,
                                bool page) {
@@ -261,6 +263,50 @@ void kernel_services::noc_write_multicast(std::uint32_t src_l1, std::uint64_t ds
                   "noc_async_write_multicast to (" + std::to_string(x0) + "," + std::to_string(y0) + ")-(" +
                       std::to_string(x1) + "," + std::to_string(y1) + "): num_dests " + std::to_string(num_dests) +
                       ", but the rectangle has " + std::to_string(dests) + " destinations");
+}
+
+void kernel_services::noc_write_inline(std::uint64_t dst, const void* data, std::uint32_t size, std::uint8_t noc,
+                                       bool as_read) {
+    step();
+    if (size == 0) return;
+    const core_coord to{tt::noc_addr_x(dst), tt::noc_addr_y(dst)};
+    const std::uint64_t local = tt::noc_addr_local(dst);
+    const auto* bytes = static_cast<const std::byte*>(data);
+    const std::string call = std::string(as_read ? "async_write_zeros" : "noc_inline_dw_write") + " of " +
+                             std::to_string(size) + " bytes to " + to_string(to) + " " + hex(local);
+    if (!s_.is_worker(to))
+        s_.report(finding_kind::noc_bounds, *this,
+                  call + ": the destination is not a worker core's L1 (an inline write cannot reach DRAM)");
+    if (as_read && to != core())
+        s_.report(finding_kind::noc_bounds, *this, call + ": the destination is not this core's L1");
+    std::string why;
+    finding_kind kind = finding_kind::noc_bounds;
+    if (local >> 32 != 0 ||
+        s_.endpoint_bytes(to, static_cast<std::uint32_t>(local), size, true, false, why, kind, bytes) == nullptr)
+        s_.report(kind, *this, call + ": the destination " + why);
+    if (as_read) s_.check_cb_window(*this, static_cast<std::uint32_t>(local), size, true);
+    transfer t;
+    t.write = !as_read;
+    t.inline_source = true;
+    t.taken = true;
+    t.task = task_;
+    t.noc = noc;
+    t.src_core = core();
+    t.dst_core = to;
+    t.dst = static_cast<std::uint32_t>(local);
+    t.size = size;
+    t.data.assign(bytes, bytes + size);
+    if (as_read) {
+        if (s_.random_.between(0, 3) == 0) t.land_at = s_.result_.steps + s_.random_.between(1, 64);
+        std::memset(s_.l1(core(), t.dst), std::to_integer<int>(poison), size);
+        ++unbarriered_reads_[noc & 1U];
+    } else {
+        ++s_.result_.traffic.pages_written;
+        s_.result_.traffic.bytes_written += size;
+        ++(to == core() ? s_.result_.traffic.local_writes : s_.result_.traffic.remote_writes);
+        ++unbarriered_writes_[noc & 1U];
+    }
+    s_.in_flight_.push_back(std::move(t));
 }
 
 void kernel_services::noc_read_barrier(std::uint8_t noc) {
@@ -385,12 +431,15 @@ void launch_state::land(transfer& t) {
         std::byte* dst = endpoint_bytes(t.dst_core, t.dst, t.size, true, false, why, kind);
         if (dst != nullptr) std::memcpy(dst, t.data.data(), t.size);
         if (dst != nullptr && is_worker(t.dst_core)) mark_written(t.dst_core, t.dst, t.size);
+    } else if (t.inline_source) {  // bytes of no memory (async_write_zeros): nothing is read
+        std::memcpy(l1(t.dst_core, t.dst), t.data.data(), t.size);
+        mark_written(t.dst_core, t.dst, t.size);
     } else {
         const std::byte* src = endpoint_bytes(t.src_core, t.src, t.size, false, false, why, kind);
         if (src != nullptr) std::memmove(l1(t.dst_core, t.dst), src, t.size);
         mark_written(t.dst_core, t.dst, t.size);
     }
-    hb_access(t);
+    if (t.write || !t.inline_source) hb_access(t);
     t.size = 0;  // landed: erased by the caller
 }
 

@@ -61,6 +61,7 @@ struct transfer {
     std::uint32_t src = 0, dst = 0, size = 0;
     std::vector<std::byte> data;  // a write's source, once read
     bool taken = false;           // a write: its source has been read (flushed)
+    bool inline_source = false;   // its source is `data`, not memory (noc_write_inline)
     std::uint64_t land_at = 0;    // a read may land early, at this step (0: at its barrier)
 };
 
@@ -85,10 +86,14 @@ public:
     std::uint32_t cb_tile_size(std::int32_t cb) override;
     std::uint32_t cb_data_format(std::int32_t cb) override;
     std::uint32_t cb_tile_hw(std::int32_t cb) override;
+    std::uint32_t cb_page_size(std::int32_t cb) override;
+    std::uint32_t cb_num_pages(std::int32_t cb) override;
     void noc_read(std::uint64_t src, std::uint32_t dst_l1, std::uint32_t size, std::uint8_t noc, bool page) override;
     void noc_write(std::uint32_t src_l1, std::uint64_t dst, std::uint32_t size, std::uint8_t noc, bool page) override;
     void noc_write_multicast(std::uint32_t src_l1, std::uint64_t dst_rect, std::uint32_t size, std::uint32_t num_dests,
                              bool include_self, std::uint8_t noc) override;
+    void noc_write_inline(std::uint64_t dst, const void* data, std::uint32_t size, std::uint8_t noc,
+                          bool as_read) override;
     void noc_read_barrier(std::uint8_t noc) override;
     void noc_write_barrier(std::uint8_t noc) override;
     void noc_writes_flushed(std::uint8_t noc) override;

@@ -2,7 +2,9 @@
 // buffer between two kernels on two cores, against the input; the findings of kernels
 // with one mistake each (a push before the read landed, a deadlock); and what the API
 // answers about circular buffers (get_tile_size of each format) and accessors (runs of
-// contiguous pages, StridedShardPages); a copy written with the NoC and CB objects.
+// contiguous pages, StridedShardPages); a copy written with the NoC and CB objects; one
+// in tt-metal's newest style (named arguments, bindings, DEVICE_PRINT, inline writes and
+// zeros), and inline writes done wrong.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -233,6 +235,140 @@ TEST(TtsimLaunch, TheNocAndCircularBufferObjectsCopyPagesAndShards) {
         EXPECT_EQ(sim::first_difference(dev.read(out), data), "") << "mode " << mode;
         // a read a page, or a shard; none when the input's own shards are written out
         EXPECT_EQ(r.traffic.pages_read, mode == 0 ? 192U : mode == 1 ? 24U : 0U) << "mode " << mode;
+    }
+}
+
+}  // namespace
+
+namespace {
+
+// tt-metal's newest kernel style (kernels/metal2_copy.cpp): named arguments, tensor and
+// semaphore bindings, varargs, DEVICE_PRINT, and the NoC's writes without an L1 source
+// (inline writes, async_write_zeros), each checked by the bytes it leaves.
+TEST(TtsimLaunch, NamedArgumentsBindingsAndInlineWritesAsTtMetalWritesThem) {
+    sim::device dev{ttsim::kernel_device_config(2, 1, 2)};
+    distribution_spec s;  // [4,6] pages of 16 int32, [2,3] shards on the 2 cores' L1
+    s.tensor = {4, 6};
+    s.shard = {2, 3};
+    s.page.kind = page_kind::pages;
+    s.element_size = 64;
+    s.alignment = 32;
+    s.cores = {core_range{{0, 0}, {1, 0}}};
+    const sim::buffer_id in = dev.allocate(s, "in");
+    s.cores = dev.dram_bank_ranges(2);
+    const sim::buffer_id out = dev.allocate(s, "out");
+    distribution_spec m;  // 8 pages of 4 words, 4 on each core
+    m.tensor = {8};
+    m.shard = {4};
+    m.page.kind = page_kind::pages;
+    m.element_size = 16;
+    m.alignment = 16;
+    m.cores = {core_range{{0, 0}, {1, 0}}};
+    const sim::buffer_id marks = dev.allocate(m, "marks");
+    const sim::dense_tensor data = sim::dense_tensor::random(dev.buffer(in).dist.tensor_pages, 16, 7);
+    dev.write(in, data);
+    dev.write(marks, sim::dense_tensor::filled(dev.buffer(marks).dist.tensor_pages, 4, 0x11111111));
+
+    const std::vector<core_coord> cores{{0, 0}, {1, 0}};
+    ttsim::program p;
+    for (std::uint32_t id : {0U, 1U}) {
+        ttsim::circular_buffer_desc cb;
+        cb.id = id;
+        cb.page_size = 64;
+        cb.num_pages = 2;
+        cb.cores = cores;
+        p.add_circular_buffer(cb);
+    }
+    const std::uint32_t flag = p.add_semaphore({.cores = cores, .initial = 0});
+    std::vector<std::uint32_t> cta, unused;
+    ttsim::kernel_desc k;
+    k.source = kernels + "/metal2_copy.cpp";
+    k.cores = cores;
+    for (const auto& [name, b] : {std::pair{"in", in}, std::pair{"out", out}, std::pair{"marks", marks}}) {
+        k.tensor_bindings.push_back({name, static_cast<std::uint32_t>(cta.size())});
+        ttsim::append_accessor_args(dev, b, ttsim::all_compile_time, cta, unused);
+    }
+    k.compile_time_args = cta;
+    k.named_compile_time_args = {{"page_bytes", 64}, {"cb", 0}};
+    k.dataflow_buffer_bindings = {{"scratch", 1}};
+    k.named_runtime_args = {"first_page", "num_pages"};
+    k.named_common_runtime_args = {"zero_every"};
+    k.semaphore_bindings = {{"flag", flag}};
+    const auto h = p.add_kernel(k);
+    const auto base = [&](sim::buffer_id b) { return static_cast<std::uint32_t>(dev.buffer(b).dist.bank_base); };
+    const std::uint32_t magic = 0x5EED0000U;
+    // zero_every, the three tensors' addresses, then the common vararg
+    p.set_common_runtime_args(h, {5, base(in), base(out), base(marks), magic});
+    // first_page, num_pages, then the vararg: the first of the other core's marks pages
+    p.set_runtime_args(h, cores[0], {0, 11, 4});
+    p.set_runtime_args(h, cores[1], {11, 13, 0});
+
+    const ttsim::launch_result r = ttsim::launch(dev, p, options(3));
+    ASSERT_TRUE(r.ok()) << findings(r);
+    sim::dense_tensor want = data;
+    for (std::uint64_t page = 4; page < want.num_pages(); page += 5)
+        for (std::int32_t& v : want.page(page)) v = 0;
+    EXPECT_EQ(sim::first_difference(dev.read(out), want), "");
+    const sim::dense_tensor got = dev.read(marks);
+    for (std::uint32_t page = 0; page < 8; ++page) {
+        const auto w = got.page(page);
+        EXPECT_EQ(static_cast<std::uint32_t>(w[0]), magic + page) << "page " << page;
+        EXPECT_EQ(static_cast<std::uint32_t>(w[1]), ~page) << "page " << page;
+        EXPECT_EQ(static_cast<std::uint32_t>(w[2]), 0x11BB11DDU) << "page " << page;  // bytes 0 and 2 only
+        EXPECT_EQ(static_cast<std::uint32_t>(w[3]), 0x11111111U) << "page " << page;
+    }
+    EXPECT_NE(r.log.find("pages 11..24, zeros every 0x5"), std::string::npos) << r.log;
+    EXPECT_NE(r.log.find("   5|5   |  5  |101|1.50|true|c|{}"), std::string::npos) << r.log;
+}
+
+// An inline write into DRAM (tt-metal refuses it), a byte-enable mask past 4 bits, zeros
+// pushed before they land, and a DEVICE_PRINT whose placeholders outnumber its arguments:
+// each a finding that names the value and the rule.
+TEST(TtsimLaunch, WritesWithoutASourceAndDevicePrintRefuseMisuse) {
+    sim::device dev{ttsim::kernel_device_config(1, 1, 1)};
+    distribution_spec s;
+    s.tensor = {2};
+    s.shard = {2};
+    s.page.kind = page_kind::pages;
+    s.element_size = 16;
+    s.alignment = 32;
+    s.cores = dev.dram_bank_ranges(1);
+    const sim::buffer_id out = dev.allocate(s, "out");
+    struct expectation {
+        ttsim::finding_kind kind;
+        const char* what;
+    };
+    const expectation expected[] = {
+        {ttsim::finding_kind::noc_bounds, "cannot reach DRAM"},
+        {ttsim::finding_kind::kernel_error, "byte enable 0x1f is not in 0x1..0xF"},
+        {ttsim::finding_kind::async, "cb_push_back"},
+        {ttsim::finding_kind::compile_error, "the number of {} placeholders must match the number of arguments"},
+    };
+    for (std::uint32_t mode = 0; mode < 4; ++mode) {
+        ttsim::program p;
+        ttsim::circular_buffer_desc cb;
+        cb.id = 3;
+        cb.page_size = 32;
+        cb.num_pages = 1;
+        cb.cores = {{0, 0}};
+        p.add_circular_buffer(cb);
+        std::vector<std::uint32_t> cta, unused;
+        ttsim::append_accessor_args(dev, out, ttsim::all_compile_time, cta, unused);
+        ttsim::kernel_desc k;
+        k.source = kernels + "/inline_write_misuse.cpp";
+        k.cores = {{0, 0}};
+        k.compile_time_args = cta;
+        if (mode == 3) k.defines["BAD_PRINT"] = "";
+        k.tensor_bindings = {{"out", 0}};
+        k.named_runtime_args = {"mode"};
+        k.dataflow_buffer_bindings = {{"scratch", 3}};
+        const auto h = p.add_kernel(k);
+        p.set_common_runtime_args(h, {static_cast<std::uint32_t>(dev.buffer(out).dist.bank_base)});
+        p.set_runtime_args(h, {0, 0}, {mode});
+        const ttsim::launch_result r = ttsim::launch(dev, p, options(1));
+        ASSERT_EQ(r.findings.size(), 1U) << "mode " << mode << "\n" << findings(r);
+        EXPECT_EQ(r.findings[0].kind, expected[mode].kind) << "mode " << mode << "\n" << findings(r);
+        EXPECT_NE(r.findings[0].what.find(expected[mode].what), std::string::npos) << findings(r);
     }
 }
 

@@ -17,11 +17,14 @@
 //   std::uint32_t dram_bank_offset(std::uint32_t bank);                 // added to every address in it
 //   std::uint32_t l1_bank_xy(std::uint32_t bank, std::uint8_t noc), l1_bank_offset(std::uint32_t bank);
 //   std::uint32_t common_arg_count();   // common runtime words, so an accessor reading past them is refused
+//   std::uint32_t cb_page_size(std::uint32_t cb), cb_num_pages(std::uint32_t cb);   // a DataflowBuffer's entries
 // and, for dataflow_api.h, noc_read_page(src, dst_l1, size, noc) and noc_write_page(src_l1,
 // dst, size, noc): a transfer of one page (a platform may check it stays in one page).
 // api/dataflow/noc.h (the NoC object) needs no more: it calls those transfers and barriers,
 // noc_async_write_multicast(_loopback_src) and get_noc_multicast_addr, with tt-metal's
-// NOC_MAX_BURST_SIZE and NOC_UNICAST_WRITE_VC.
+// NOC_MAX_BURST_SIZE and NOC_UNICAST_WRITE_VC, noc_inline_dw_write (tt-metal's, with
+// InlineWriteDst) and ndshard::tt::platform::zero_l1(l1_addr, size, noc): zeros into this
+// core's L1 that complete at the read barrier (async_write_zeros).
 // A platform that defines NDSHARD_TT_CHECKED also provides
 //   [[noreturn]] void out_of_range(const char* what, std::uint32_t index, std::uint32_t limit);
 // and the accessor then checks every page id, shard id and coordinate it is given.

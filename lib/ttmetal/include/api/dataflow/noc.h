@@ -174,6 +174,39 @@ public:
                         shard_bytes(dst), noc_id_);
     }
 
+    // --- values without an L1 source ---
+    // One 32-bit value into a core's L1 (not DRAM), the bytes `be` enables: a write, done at
+    // the write barrier. Either generation's options (TxnIdMode, InlineWriteDst, ResponseMode
+    // or NocOptions); a stream register destination (REG) is not simulated.
+    template <auto opts = TxnIdMode::DISABLED, auto... more, typename Dst, typename... Unused>
+    void inline_dw_write(const Dst& dst, std::uint32_t val, const dst_args_t<Dst>& dst_args, std::uint8_t be = 0xF,
+                         const Unused&...) const {
+        static_assert(!targets_register<opts, more...>(), "inline_dw_write: stream registers are not simulated");
+        noc_inline_dw_write(noc_dst(dst, dst_args), val, be, noc_id_);
+    }
+    // Zeros into this core's L1 at a circular buffer's write pointer (and offset): tt-metal
+    // reads them from a zero region, so they land as a read does, at write_zeros_l1_barrier.
+    template <typename Dst>
+    void async_write_zeros(const Dst& dst, std::uint32_t size_bytes, const dst_args_t<Dst>& args = {}) const {
+        ::ndshard::tt::platform::zero_l1(l1_dst(dst, args), size_bytes, noc_id_);
+    }
+    // Zeros into a page of a tensor: written from `scratch`'s read pointer, which the kernel
+    // zeroed first (the form above), in bursts; done at write_zeros_dram_barrier.
+    template <typename Dst, typename Scratch>
+    void async_write_zeros(const Dst& dst, std::uint32_t size_bytes, const dst_args_t<Dst>& args,
+                           const Scratch& scratch) const {
+        const std::uint32_t from = scratch.get_read_ptr();
+        for (std::uint32_t done = 0; done < size_bytes;) {
+            const std::uint32_t n = size_bytes - done < NOC_MAX_BURST_SIZE ? size_bytes - done : NOC_MAX_BURST_SIZE;
+            dst_args_t<Dst> part = args;
+            part.offset_bytes += done;
+            noc_async_write(from, noc_dst(dst, part), n, noc_id_);
+            done += n;
+        }
+    }
+    void write_zeros_l1_barrier() const { noc_async_read_barrier(noc_id_); }
+    void write_zeros_dram_barrier() const { noc_async_write_barrier(noc_id_); }
+
     // --- barriers (a transaction id's barrier waits for everything here) ---
     template <auto mode = BarrierMode::FULL, typename... Unused>
     void async_read_barrier(const Unused&...) const {
@@ -191,6 +224,16 @@ public:
     void async_full_barrier() const { noc_async_full_barrier(noc_id_); }
 
 private:
+    template <auto opt>
+    static constexpr bool is_register() {
+        if constexpr (std::is_same_v<decltype(opt), InlineWriteDst>) return opt == InlineWriteDst::REG;
+        else if constexpr (std::is_same_v<decltype(opt), NocOptions>) return has_flag(opt, NocOptions::INLINE_REG);
+        else return false;
+    }
+    template <auto... opts>
+    static constexpr bool targets_register() {
+        return (is_register<opts>() || ...);
+    }
     template <auto mode>
     static constexpr bool includes_sender() {
         if constexpr (std::is_same_v<decltype(mode), McastMode>) return mode == McastMode::INCLUDE_SRC;

@@ -31,6 +31,18 @@
 
 namespace tensor_accessor {
 
+// tt-metal's Metal 2.0 tensor binding (TensorAccessor(ta::name)): the accessor's words are
+// compile-time arguments from CTA_OFFSET, its bank base address the common runtime argument
+// at byte ADDR_CRTA_OFFSET. A kernel's bindings are declared by its kernel_desc
+// (internal/ndshard_kernel_bindings.h).
+template <std::uint32_t CTA_OFFSET, std::uint32_t ADDR_CRTA_OFFSET>
+struct TensorAccessorBindingToken {
+    using args_t = TensorAccessorArgs<CTA_OFFSET>;
+    static constexpr args_t args{};
+    static constexpr std::uint32_t addr_crta_offset = ADDR_CRTA_OFFSET;
+    static std::uint32_t address() { return get_common_arg_val<std::uint32_t>(ADDR_CRTA_OFFSET / 4); }
+};
+
 // What TensorAccessor's type says about one TensorAccessorArgs: tt-metal's DistributionSpec
 // traits, for code that asks `Accessor::DSpec::is_dram`.
 template <class Args>
@@ -434,6 +446,9 @@ struct TensorAccessor {
                    const std::uint32_t page_size_in = TensorAccessorArgs<CTA_OFFSET, CRTA_OFFSET>::AlignedPageSize)
         : engine_(::ndshard::tt::detail::runtime_words(args), static_cast<std::uint32_t>(bank_base_address_in),
                   page_size_in) {}
+    template <std::uint32_t CTA_OFFSET, std::uint32_t ADDR_CRTA_OFFSET>
+    TensorAccessor(tensor_accessor::TensorAccessorBindingToken<CTA_OFFSET, ADDR_CRTA_OFFSET> token)
+        : TensorAccessor(token.args, token.address()) {}
 
     [[nodiscard]] tensor_accessor::dspec_view<engine> dspec() const noexcept {
         return tensor_accessor::dspec_view<engine>(engine_);
@@ -615,6 +630,9 @@ struct TensorAccessor<DSpecT, true> {
     TensorAccessor(const TensorAccessorArgs<CTA_OFFSET, CRTA_OFFSET>&, const std::size_t bank_base_address_in,
                    const std::uint32_t page_size_in = TensorAccessorArgs<CTA_OFFSET, CRTA_OFFSET>::AlignedPageSize)
         : bank_base_address(static_cast<std::uint32_t>(bank_base_address_in)), page_size(page_size_in) {}
+    template <std::uint32_t CTA_OFFSET, std::uint32_t ADDR_CRTA_OFFSET>
+    TensorAccessor(tensor_accessor::TensorAccessorBindingToken<CTA_OFFSET, ADDR_CRTA_OFFSET> token)
+        : TensorAccessor(token.args, token.address()) {}
 
     std::uint32_t bank_base_address;
     std::uint32_t page_size;
@@ -672,6 +690,10 @@ TensorAccessor(const TensorAccessorArgs<CTA_OFFSET, CRTA_OFFSET>&, std::size_t)
 template <std::size_t CTA_OFFSET, std::size_t CRTA_OFFSET>
 TensorAccessor(const TensorAccessorArgs<CTA_OFFSET, CRTA_OFFSET>&, std::size_t, std::uint32_t)
     -> TensorAccessor<tensor_accessor::DistributionSpec<TensorAccessorArgs<CTA_OFFSET, CRTA_OFFSET>>>;
+
+template <std::uint32_t CTA_OFFSET, std::uint32_t ADDR_CRTA_OFFSET>
+TensorAccessor(tensor_accessor::TensorAccessorBindingToken<CTA_OFFSET, ADDR_CRTA_OFFSET>)
+    -> TensorAccessor<tensor_accessor::DistributionSpec<TensorAccessorArgs<CTA_OFFSET>>>;
 
 // tt-metal's older name for TensorAccessor(args, base, page_size).
 template <std::size_t CTA_OFFSET, std::size_t CRTA_OFFSET>

@@ -10,7 +10,7 @@
 namespace ndshard::ttsim::abi {
 
 // Bumped when the interface changes: a cached kernel of another version is rebuilt.
-inline constexpr std::uint32_t version = 3;
+inline constexpr std::uint32_t version = 5;
 
 // What a kernel sees of its core and itself.
 struct identity {
@@ -42,6 +42,8 @@ public:
     virtual std::uint32_t cb_tile_size(std::int32_t cb) = 0;  // one tile of its format and tile shape
     virtual std::uint32_t cb_data_format(std::int32_t cb) = 0;
     virtual std::uint32_t cb_tile_hw(std::int32_t cb) = 0;
+    virtual std::uint32_t cb_page_size(std::int32_t cb) = 0;  // its page (a DataflowBuffer's entry)
+    virtual std::uint32_t cb_num_pages(std::int32_t cb) = 0;
 
     // The NoC. `page` says the transfer is one page of a buffer (noc_async_read_page and
     // the like): it must not cross into another page.
@@ -50,6 +52,12 @@ public:
                            bool page) = 0;
     virtual void noc_write_multicast(std::uint32_t src_l1, std::uint64_t dst_rect, std::uint32_t size,
                                      std::uint32_t num_dests, bool include_self, std::uint8_t noc) = 0;
+    // A NoC transfer whose source is `size` bytes of `data`, copied now, not L1: an inline
+    // write (noc_inline_dw_write) to a core's L1, checked and tracked as noc_write's; or,
+    // `as_read`, bytes landing in this core's L1 as a read does (poison until the read
+    // barrier), which is how tt-metal zeroes L1 (async_write_zeros: a read of a zero region).
+    virtual void noc_write_inline(std::uint64_t dst, const void* data, std::uint32_t size, std::uint8_t noc,
+                                  bool as_read) = 0;
     virtual void noc_read_barrier(std::uint8_t noc) = 0;
     virtual void noc_write_barrier(std::uint8_t noc) = 0;
     virtual void noc_writes_flushed(std::uint8_t noc) = 0;

@@ -45,6 +45,14 @@
 #ifndef WAYPOINT
 #define WAYPOINT(x) ((void)0)
 #endif
+// tt-metal's device profiler zones and markers (the firmware includes its profiler for every
+// kernel): nothing is profiled here.
+#ifndef DeviceZoneScopedN
+#define DeviceZoneScopedN(name) ((void)0)
+#endif
+#ifndef DeviceTimestampedData
+#define DeviceTimestampedData(name, data) ((void)(data))
+#endif
 
 // The services of the simulator for this kernel thread (set by the entry point below).
 inline thread_local ::ndshard::ttsim::abi::services* ndshard_ttsim_services = nullptr;
@@ -215,6 +223,52 @@ inline void noc_async_write_multicast_loopback_src(std::uint32_t src_local_l1_ad
     (void)linked;
     ndshard_ttsim_services->noc_write_multicast(src_local_l1_addr, dst_noc_addr_multicast, size, num_dests, true, noc);
 }
+// Where an inline write goes (tt-metal's InlineWriteDst): L1 here; stream registers are not simulated.
+enum class InlineWriteDst : std::uint8_t { DEFAULT = 0, L1 = 1, REG = 2 };
+namespace ndshard::ttsim::kernel {
+// One 32-bit value written by the NoC without an L1 source, the bytes `be` enables (bit i:
+// byte i at addr + i), each contiguous run of them one transfer the simulator checks and tracks.
+inline void inline_dw_write(std::uint64_t addr, std::uint32_t val, std::uint32_t be, std::uint8_t noc) {
+    if (be == 0 || be > 0xFU) {
+        char text[120];
+        std::snprintf(text, sizeof text, "noc_inline_dw_write: byte enable 0x%x is not in 0x1..0xF", be);
+        ndshard_ttsim_services->fail(text);
+    }
+    unsigned char bytes[4];
+    __builtin_memcpy(bytes, &val, 4);
+    for (std::uint32_t i = 0; i < 4;) {
+        if ((be >> i & 1U) == 0) {
+            ++i;
+            continue;
+        }
+        std::uint32_t n = 0;
+        while (i + n < 4 && (be >> (i + n) & 1U) != 0) ++n;
+        ndshard_ttsim_services->noc_write_inline(addr + i, bytes + i, n, noc, false);
+        i += n;
+    }
+}
+}  // namespace ndshard::ttsim::kernel
+namespace ndshard::tt::platform {
+// `size` bytes of zeros into this core's L1 at `l1_addr`, as a read lands (async_write_zeros).
+inline void zero_l1(std::uint32_t l1_addr, std::uint32_t size, std::uint8_t noc) {
+    static const unsigned char zeros[1024] = {};
+    for (std::uint32_t done = 0; done < size;) {
+        const std::uint32_t n = size - done < sizeof zeros ? size - done : static_cast<std::uint32_t>(sizeof zeros);
+        ndshard_ttsim_services->noc_write_inline(get_noc_addr(l1_addr + done, noc), zeros, n, noc, true);
+        done += n;
+    }
+}
+}  // namespace ndshard::tt::platform
+// tt-metal's noc_inline_dw_write: `val` to `addr` (a worker core's L1; not DRAM), the bytes
+// `be` enables; completes at the write barrier like noc_async_write.
+template <InlineWriteDst dst_type = InlineWriteDst::DEFAULT, bool posted = false, bool flush = true>
+FORCE_INLINE void noc_inline_dw_write(std::uint64_t addr, std::uint32_t val, std::uint8_t be = 0xF,
+                                      std::uint8_t noc = noc_index, std::uint8_t vc = NOC_UNICAST_WRITE_VC,
+                                      std::uint32_t customized_src_addr = 0) {
+    static_assert(dst_type != InlineWriteDst::REG, "noc_inline_dw_write: stream registers are not simulated");
+    (void)vc, (void)customized_src_addr;
+    ::ndshard::ttsim::kernel::inline_dw_write(addr, val, be, noc);
+}
 inline void noc_async_read_barrier(std::uint8_t noc = noc_index) { ndshard_ttsim_services->noc_read_barrier(noc); }
 FORCE_INLINE void noc_async_write_barrier(std::uint8_t noc = noc_index) {
     ndshard_ttsim_services->noc_write_barrier(noc);
@@ -284,6 +338,12 @@ inline std::uint32_t l1_bank_xy(std::uint32_t bank, std::uint8_t noc) {
 }
 inline std::uint32_t l1_bank_offset(std::uint32_t bank) { return ndshard_ttsim_services->bank_offset(false, bank); }
 inline std::uint32_t common_arg_count() { return ndshard_ttsim_services->self().common_args_count; }
+inline std::uint32_t cb_page_size(std::uint32_t cb) {
+    return ndshard_ttsim_services->cb_page_size(static_cast<std::int32_t>(cb));
+}
+inline std::uint32_t cb_num_pages(std::uint32_t cb) {
+    return ndshard_ttsim_services->cb_num_pages(static_cast<std::int32_t>(cb));
+}
 [[noreturn]] inline void out_of_range(const char* what, std::uint32_t index, std::uint32_t limit) {
     char text[160];
     std::snprintf(text, sizeof text, "%s %u is not below %u", what, index, limit);

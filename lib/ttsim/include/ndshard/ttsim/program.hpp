@@ -78,6 +78,24 @@ struct kernel_desc {
     std::vector<core_coord> cores;
     std::uint32_t threads = 1;  // data-movement threads running it per core (get_num_threads)
     std::string name;           // for reports; the source's file name by default
+    // tt-metal's Metal 2.0 bindings (docs/kernels.md): when any of these is set, or
+    // `bindings` is, the kernel sees args::name for each named runtime argument (the first
+    // words of each core's runtime arguments, in this order), named common runtime argument
+    // (the first common words) and named compile-time argument (above); ta::name for each
+    // tensor, whose accessor words are compile-time arguments from cta_offset and whose bank
+    // base address is the common word after the named ones (the first tensor's first);
+    // sem::name for each semaphore id; dfb::name for each circular buffer id a DataflowBuffer
+    // names; and get_vararg / get_common_vararg, the words after the named ones.
+    struct tensor_binding {
+        std::string name;
+        std::uint32_t cta_offset = 0;
+    };
+    std::vector<std::string> named_runtime_args = {};
+    std::vector<std::string> named_common_runtime_args = {};
+    std::vector<tensor_binding> tensor_bindings = {};
+    std::vector<std::pair<std::string, std::uint32_t>> semaphore_bindings = {};
+    std::vector<std::pair<std::string, std::uint32_t>> dataflow_buffer_bindings = {};
+    bool bindings = false;
 };
 
 struct semaphore_desc {
