@@ -54,17 +54,15 @@ TEST(HostApiCoverage, NumCoresToCoreRangeSetCutsAsTtMetal) {
 TEST(HostApiCoverage, SplitWorkToCoresOverACoreRangeSetGoesRangeByRange) {
     const CoreRangeSet set = ranges({CoreRange({0, 0}, {1, 1}), CoreRange({3, 0}, {3, 2})});  // 4 + 3 cores
     // Every core; the first 10 % 7 = 3 of them (column by column in the first range) one more.
-    EXPECT_EQ(split_work_to_cores(set, 10),
-              (split{7, set, ranges({CoreRange({0, 0}, {0, 1}), CoreRange({1, 0})}),
-                     ranges({CoreRange({1, 1}), CoreRange({3, 0}, {3, 2})}), 2, 1}));
+    EXPECT_EQ(split_work_to_cores(set, 10), (split{7, set, ranges({CoreRange({0, 0}, {0, 1}), CoreRange({1, 0})}),
+                                                   ranges({CoreRange({1, 1}), CoreRange({3, 0}, {3, 2})}), 2, 1}));
     // Fewer units than cores: the first ones, one each.
     const CoreRangeSet five = ranges({CoreRange({0, 0}, {1, 1}), CoreRange({3, 0})});
     EXPECT_EQ(split_work_to_cores(set, 5), (split{5, five, five, CoreRangeSet(), 1, 0}));
     // Row by row inside a range.
     EXPECT_EQ(split_work_to_cores(set, 8, true),
-              (split{7, set, CoreRangeSet(CoreRange({0, 0})), ranges({CoreRange({1, 0}), CoreRange({0, 1}, {1, 1}),
-                                                                      CoreRange({3, 0}, {3, 2})}),
-                     2, 1}));
+              (split{7, set, CoreRangeSet(CoreRange({0, 0})),
+                     ranges({CoreRange({1, 0}), CoreRange({0, 1}, {1, 1}), CoreRange({3, 0}, {3, 2})}), 2, 1}));
     EXPECT_EQ(split_work_to_cores(set, 0), (split{0, CoreRangeSet(), CoreRangeSet(), CoreRangeSet(), 0, 0}));
     // A one-range set splits as the grid form does.
     EXPECT_EQ(split_work_to_cores(CoreRangeSet(CoreRange({0, 0}, {3, 1})), 17), split_work_to_cores({4, 2}, 17));
@@ -79,7 +77,8 @@ TEST(HostApiCoverage, CoreRangeSetMergesIntersectsAndSubtracts) {
     EXPECT_EQ(row0.merge(CoreRange({0, 0}, {0, 0})), row0);
     EXPECT_EQ(ranges({CoreRange({0, 0}), CoreRange({1, 0})}).merge_ranges(), row0);
     const CoreRangeSet block(CoreRange({0, 0}, {2, 1}));
-    EXPECT_EQ(block.subtract(CoreRange({1, 0}, {1, 1})), ranges({CoreRange({0, 0}, {0, 1}), CoreRange({2, 0}, {2, 1})}));
+    EXPECT_EQ(block.subtract(CoreRange({1, 0}, {1, 1})),
+              ranges({CoreRange({0, 0}, {0, 1}), CoreRange({2, 0}, {2, 1})}));
     EXPECT_EQ(CoreRangeSet(CoreRange({0, 0}, {2, 2})).intersection(CoreRange({1, 1}, {3, 3})),
               CoreRangeSet(CoreRange({1, 1}, {2, 2})));
     EXPECT_TRUE(block.intersects(CoreRange({2, 1}, {4, 4})));

@@ -156,6 +156,11 @@ TEST(HostApi, BadCallsAreRefusedNamingTheCallAndTheValue) {
               }).find("CreateKernel(k.cpp): the kernel is on no core"),
               std::string::npos);
     const KernelHandle k = CreateKernel(p, "k.cpp", CoreCoord{0, 0}, DataMovementConfig{});
+    EXPECT_EQ(thrown<std::invalid_argument>([&] {
+                  CreateKernel(p, "twin.cpp", CoreRange({0, 0}, {1, 0}), DataMovementConfig{});
+              }),
+              "CreateKernel(twin.cpp): core (x=0,y=0) already runs k.cpp on RISCV_0");
+    CreateKernel(p, "other.cpp", CoreCoord{0, 0}, ReaderDataMovementConfig{});  // RISCV_1: fits
     EXPECT_NE(thrown<std::invalid_argument>([&] {
                   SetRuntimeArgs(p, k, CoreCoord{1, 0}, {1});
               }).find("(x=1,y=0)"),

@@ -2,7 +2,8 @@
 // CreateKernel (data-movement kernels), CreateCircularBuffer and its Update* calls,
 // CreateSemaphore, SetRuntimeArgs, SetCommonRuntimeArgs, GetRuntimeArgs, GetCommonRuntimeArgs. Argument
 // orders are tt-metal's. A bad call throws std::invalid_argument naming the call and the
-// value (a kernel on no core, a core the kernel is not on, too many runtime arguments);
+// value (a kernel on no core, two kernels on one processor of a core, a core the kernel is
+// not on, too many runtime arguments);
 // what needs the device (a core outside it, two CBs of one index on a core) is reported
 // when ndshard runs the program. A factory declines a case by throwing not_applicable.
 #pragma once
@@ -62,6 +63,14 @@ inline KernelHandle CreateKernel(Program& program, const std::string& file_name,
         throw std::invalid_argument("CreateKernel(" + file_name + "): the kernel is on no core");
     if (file_name.empty()) throw std::invalid_argument("CreateKernel: an empty file name");
     auto& ks = program.ndshard_state().kernels;
+    for (const detail::kernel_record& other : ks) {  // one kernel per processor of a core
+        if (other.config.processor != config.processor) continue;
+        for (const CoreCoord& c : corerange_to_cores(cores))
+            if (other.cores.contains(c))
+                throw std::invalid_argument("CreateKernel(" + file_name + "): core " + c.str() + " already runs " +
+                                            other.path + " on RISCV_" +
+                                            std::to_string(static_cast<int>(config.processor)));
+    }
     ks.push_back({file_name, std::move(cores), config, {}, {}});
     return static_cast<KernelHandle>(ks.size() - 1);
 }
