@@ -10,6 +10,7 @@
 #include <tuple>
 #include <vector>
 
+#include "tt-metalium/constants.hpp"
 #include "tt-metalium/host_api.hpp"
 #include "tt-metalium/tt_backend_api_types.hpp"
 
@@ -112,6 +113,9 @@ TEST(HostApiCoverage, TileAndDatumSizesAreTtMetals) {
     EXPECT_THROW((void)tt::datum_size(tt::DataFormat::Bfp8_b), std::invalid_argument);
     EXPECT_THROW((void)tt::tile_size(tt::DataFormat::Tf32), std::invalid_argument);
     static_assert(tt::tile_size(tt::DataFormat::Bfp8_b) == 1088);
+    static_assert(tt::constants::TILE_HW == 1024 && tt::constants::FACE_HW == 256);
+    static_assert(tt::tile_size(tt::DataFormat::Bfp8_b) == tt::constants::BFLOAT8_B_TILE_HW);
+    static_assert(tt::tile_size(tt::DataFormat::Bfp4_b) == tt::constants::BFLOAT4_B_TILE_HW);
 }
 
 }  // namespace
