@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "ndshard/ttmetal_host/bridge.hpp"
 #include "ndshard/testkit/entropy.hpp"
@@ -42,6 +44,30 @@ TEST(ProgramFactory, CopyWrittenWithTtMetalHostCallsPassesKcheck) {
     const std::optional<ttsim::case_spec> c = ttsim::draw_case(op, e, o);
     ASSERT_TRUE(c.has_value());
     EXPECT_EQ(ttsim::run_case(op, *c, o.launch).summary, "passed");
+}
+
+// The other ops' factories in tt-metal's host names (kernels/ops/*/program.cpp, sharing
+// kernels/ops/host_program.hpp): each passes kcheck against its reference, permute and reduce
+// with the reference's parameter as make_program's third argument.
+TEST(ProgramFactory, TheOtherOpsWrittenWithTtMetalHostCallsPassKcheck) {
+    for (const auto& [name, folder] : std::vector<std::pair<std::string, std::string>>{
+             {"copy_shards", "copy_shards"}, {"permute:2,0,1", "permute"}, {"reduce:1", "reduce"}}) {
+        SCOPED_TRACE(name);
+        const fs::path dir = kernels::kernels_dir() / "ops" / folder;
+        const ttsim::op_desc op = ttmetal_host::program_op(
+            kernels::make_op(name), ttmetal_host::load_factory(dir / "program.cpp", NDSHARD_KERNEL_CACHE_DIR), dir);
+        const ttsim::check_report r = ttsim::check_kernel(op, options(16));
+        EXPECT_GT(r.cases_run, 0u);
+        EXPECT_EQ(r.cases_failed, 0u) << r.smallest_result.summary << "\n" << r.replay;
+        testkit::random_entropy e(2);
+        const ttsim::check_options o = options(16);
+        const std::optional<ttsim::case_spec> c = ttsim::draw_case(op, e, o);
+        ASSERT_TRUE(c.has_value());
+        EXPECT_EQ(ttsim::run_case(op, *c, o.launch).summary, "passed");
+    }
+    EXPECT_EQ(ttmetal_host::params_of("permute:2,0,1"), (ttmetal_host::op_params{2, 0, 1}));
+    EXPECT_EQ(ttmetal_host::params_of("copy"), ttmetal_host::op_params{});
+    EXPECT_THROW((void)ttmetal_host::params_of("reduce:x"), std::invalid_argument);
 }
 
 // A factory that declines 4-byte pages and puts its kernel off the device otherwise.

@@ -11,7 +11,11 @@
 namespace ndshard::kernels::detail {
 
 ttsim::program build_copy(const ttsim::op_case& c, const kernel_swap& swap) {
-    return host_program(c, copy_make_program, "ops/copy", swap);
+    const ttmetal_host::program_factory factory = [](::tt::tt_metal::Buffer& in, ::tt::tt_metal::Buffer& out,
+                                                     const ttmetal_host::op_params&) {
+        return copy_make_program(in, out);
+    };
+    return host_program(c, factory, "ops/copy", swap);
 }
 
 }  // namespace ndshard::kernels::detail

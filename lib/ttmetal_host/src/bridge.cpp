@@ -58,9 +58,6 @@ ttsim::program to_ttsim(const tm::Program& program, const sim::device& dev, cons
         p.add_semaphore({cores_on(dev, s.cores, "CreateSemaphore"), s.initial});
     for (const tm::detail::cb_record& cb : st.cbs) {
         const std::string call = "CreateCircularBuffer(" + cb.cores.str() + ")";
-        if (const auto addr = cb.config.globally_allocated_address())
-            throw spec_error("host_api", call + ": a CB in a buffer's memory (set_globally_allocated_address " +
-                                             std::to_string(*addr) + ") is not simulated");
         const std::vector<core_coord> cores = cores_on(dev, cb.cores, call);
         for (std::uint32_t i = 0; i < tm::NUM_CIRCULAR_BUFFERS; ++i) {
             const auto format = cb.config.data_formats()[i];
@@ -72,6 +69,7 @@ ttsim::program to_ttsim(const tm::Program& program, const sim::device& dev, cons
             d.num_pages = cb.config.total_size() / page;
             d.format = static_cast<ttsim::data_format>(*format);
             d.cores = cores;
+            d.address = cb.config.globally_allocated_address();  // launch checks it is in a buffer there
             try {
                 p.add_circular_buffer(std::move(d));
             } catch (const spec_error& e) {
@@ -102,7 +100,23 @@ ttsim::program to_ttsim(const tm::Program& program, const sim::device& dev, cons
     return p;
 }
 
-tm::Program run_factory(const ttsim::op_case& c, const program_factory& factory) {
+op_params params_of(const std::string& op_name) {
+    op_params out;
+    const std::size_t colon = op_name.find(':');
+    if (colon == std::string::npos) return out;
+    std::size_t from = colon + 1;
+    while (from <= op_name.size()) {
+        const std::size_t comma = std::min(op_name.find(',', from), op_name.size());
+        const std::string item = op_name.substr(from, comma - from);
+        if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos || item.size() > 9)
+            throw std::invalid_argument("op " + op_name + ": parameter '" + item + "' is not a number");
+        out.push_back(static_cast<std::uint32_t>(std::stoul(item)));
+        from = comma + 1;
+    }
+    return out;
+}
+
+tm::Program run_factory(const ttsim::op_case& c, const program_factory& factory, const op_params& params) {
     // The case's cores are the first workers in row-major order: the largest grid from (0,0) in them.
     const auto n = static_cast<std::uint32_t>(c.cores.size());
     const std::uint32_t gx = c.dev.config().grid_x;
@@ -112,14 +126,23 @@ tm::Program run_factory(const ttsim::op_case& c, const program_factory& factory)
                                     std::to_string(c.inputs.size()));
     tm::Buffer input = make_buffer(c.dev, c.inputs[0], c.mix, c.layout, grid);
     tm::Buffer output = make_buffer(c.dev, c.output, c.mix, c.layout, grid);
-    return factory(input, output);
+    return factory(input, output, params);
 }
 
 ttsim::op_desc program_op(ttsim::op_desc reference, program_factory factory, std::filesystem::path source_dir) {
-    reference.build = [factory = std::move(factory), source_dir = std::move(source_dir)](const ttsim::op_case& c) {
-        return to_ttsim(run_factory(c, factory), c.dev, source_dir);
+    reference.build = [factory = std::move(factory), source_dir = std::move(source_dir),
+                       params = params_of(reference.name)](const ttsim::op_case& c) {
+        return to_ttsim(run_factory(c, factory, params), c.dev, source_dir);
     };
     return reference;
+}
+
+ttsim::op_desc program_op(ttsim::op_desc reference, plain_program_factory factory, std::filesystem::path source_dir) {
+    return program_op(std::move(reference),
+                      program_factory([f = std::move(factory)](tm::Buffer& in, tm::Buffer& out, const op_params&) {
+                          return f(in, out);
+                      }),
+                      std::move(source_dir));
 }
 
 }  // namespace ndshard::ttmetal_host

@@ -27,7 +27,7 @@ namespace fs = std::filesystem;
 namespace tm = ::tt::tt_metal;
 
 // The function the wrapper exports: make_program behind a C name.
-using entry_fn = void (*)(tm::Program*, tm::Buffer*, tm::Buffer*);
+using entry_fn = void (*)(tm::Program*, tm::Buffer*, tm::Buffer*, const op_params*);
 
 std::string slurp(const fs::path& p) {
     std::ifstream in(p, std::ios::binary);
@@ -120,6 +120,7 @@ program_factory load_factory(const fs::path& source, const fs::path& cache_in) {
     cmd.push_back("-I" + src.parent_path().string());
 
     digest h;
+    h.add("entry 2");  // the wrapper's shape: a new one is a new object
     h.add(headers_digest());
     h.add(src.string());
     h.add(text);
@@ -131,10 +132,17 @@ program_factory load_factory(const fs::path& source, const fs::path& cache_in) {
         const fs::path wrapper = cache / ("factory-" + h.hex() + ".cpp");
         {
             std::ofstream w(wrapper.string() + tag);
+            // make_program with the op's parameters when the factory defines that one.
             w << "#include \"" << src.string() << "\"\n"
+              << "namespace ndshard_factory {\n"
+              << "template <class B, class P>\n"
+              << "tt::tt_metal::Program call(B& in, B& o, const P& params) {\n"
+              << "    if constexpr (requires { make_program(in, o, params); }) return make_program(in, o, params);\n"
+              << "    else return make_program(in, o);\n}\n}\n"
               << "extern \"C\" __attribute__((visibility(\"default\"))) void ndshard_make_program(\n"
-              << "    tt::tt_metal::Program* out, tt::tt_metal::Buffer* in, tt::tt_metal::Buffer* o) {\n"
-              << "    *out = make_program(*in, *o);\n}\n";
+              << "    tt::tt_metal::Program* out, tt::tt_metal::Buffer* in, tt::tt_metal::Buffer* o,\n"
+              << "    const std::vector<std::uint32_t>* params) {\n"
+              << "    *out = ndshard_factory::call(*in, *o, *params);\n}\n";
         }
         fs::rename(wrapper.string() + tag, wrapper);
         const fs::path log = object.string() + ".log" + tag, tmp = object.string() + tag;
@@ -166,9 +174,9 @@ program_factory load_factory(const fs::path& source, const fs::path& cache_in) {
         if (entry == nullptr) throw std::runtime_error("factory " + source.string() + ": no make_program");
         loaded.emplace(object.string(), entry);
     }
-    return [entry](tm::Buffer& in, tm::Buffer& out) {
+    return [entry](tm::Buffer& in, tm::Buffer& out, const op_params& params) {
         tm::Program p;
-        entry(&p, &in, &out);
+        entry(&p, &in, &out, &params);
         return p;
     };
 }

@@ -156,6 +156,11 @@ TEST(HostApi, BadCallsAreRefusedNamingTheCallAndTheValue) {
               }).find("CreateKernel(k.cpp): the kernel is on no core"),
               std::string::npos);
     const KernelHandle k = CreateKernel(p, "k.cpp", CoreCoord{0, 0}, DataMovementConfig{});
+    EXPECT_EQ(thrown<std::invalid_argument>([&] {
+                  CreateKernel(p, "twin.cpp", CoreRange({0, 0}, {1, 0}), DataMovementConfig{});
+              }),
+              "CreateKernel(twin.cpp): core (x=0,y=0) already runs k.cpp on RISCV_0");
+    CreateKernel(p, "other.cpp", CoreCoord{0, 0}, ReaderDataMovementConfig{});  // RISCV_1: fits
     EXPECT_NE(thrown<std::invalid_argument>([&] {
                   SetRuntimeArgs(p, k, CoreCoord{1, 0}, {1});
               }).find("(x=1,y=0)"),
@@ -224,6 +229,40 @@ TEST(HostApi, BufferAnswersItsSizesMemoryAndCoreGroups) {
     EXPECT_TRUE(il.is_dram());
     EXPECT_FALSE(il.buffer_distribution_spec().has_value());
     EXPECT_EQ(il.aligned_page_size(), 64u);
+}
+
+// set_globally_allocated_address (or the constructor taking a buffer): the CB's memory is the
+// L1 buffer's on each core, ttsim's CB at the buffer's address; UpdateDynamicCircularBufferAddress
+// moves it; a DRAM buffer is refused.
+TEST(HostApi, ACircularBufferInABufferIsPlacedAtTheBuffersAddress) {
+    buffers b;
+    const Buffer in = nd::ttmetal_host::make_buffer(b.dev, b.sharded);
+    const Buffer dram = nd::ttmetal_host::make_buffer(b.dev, b.interleaved);
+    Program p = CreateProgram();
+    const CBHandle placed = CreateCircularBuffer(
+        p, CoreRange({0, 0}, {1, 0}),
+        CircularBufferConfig(128, {{tt::CBIndex::c_0, tt::DataFormat::Int32}}, in).set_page_size(tt::CBIndex::c_0, 64));
+    const CBHandle fresh = CreateCircularBuffer(
+        p, CoreCoord{0, 0},
+        CircularBufferConfig(128, {{tt::CBIndex::c_1, tt::DataFormat::Int32}}).set_page_size(tt::CBIndex::c_1, 64));
+    nd::ttsim::program tp = nd::ttmetal_host::to_ttsim(p, b.dev);
+    ASSERT_EQ(tp.circular_buffers().size(), 2u);
+    EXPECT_EQ(tp.circular_buffers()[0].address, in.address());
+    EXPECT_FALSE(tp.circular_buffers()[1].address.has_value());
+    EXPECT_NE(placed, fresh);
+    UpdateDynamicCircularBufferAddress(p, fresh, in);
+    UpdateCircularBufferPageSize(p, fresh, tt::CBIndex::c_1, 32);
+    tp = nd::ttmetal_host::to_ttsim(p, b.dev);
+    EXPECT_EQ(tp.circular_buffers()[1].address, in.address());
+    EXPECT_EQ(tp.circular_buffers()[1].num_pages, 4u);
+    EXPECT_NE(thrown<std::invalid_argument>([&] {
+                  UpdateDynamicCircularBufferAddress(p, fresh, dram);
+              }).find("set_globally_allocated_address: buffer at " + std::to_string(dram.address()) + " is not in L1"),
+              std::string::npos);
+    EXPECT_NE(thrown<std::invalid_argument>([&] {
+                  UpdateCircularBufferTotalSize(p, 7, 64);
+              }).find("UpdateCircularBufferTotalSize: no circular buffer 7"),
+              std::string::npos);
 }
 
 TEST(HostApi, TensorAccessorArgsGivesTtsimsWordsInEveryMix) {

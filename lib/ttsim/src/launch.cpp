@@ -490,6 +490,16 @@ launch_result launch_state::run() {
         regions.emplace_back(c, r.id);
         return static_cast<std::uint32_t>(r.address);
     };
+    // A CB placed in a buffer: all of it inside one live allocation of the core's L1.
+    auto in_buffer = [&](core_coord c, std::uint32_t addr, std::uint32_t bytes, std::uint32_t id) {
+        const sim::memory* m = is_worker(c) ? dev_.memory_at(c) : nullptr;
+        if (m != nullptr)
+            for (const sim::allocation& a : m->live())
+                if (a.begin <= addr && std::uint64_t{addr} + bytes <= a.end) return addr;
+        throw spec_error("program", "circular buffer " + std::to_string(id) + " at " + hex(addr) + " (" +
+                                        std::to_string(bytes) + " bytes) on " + to_string(c) +
+                                        " is not inside a buffer in that core's L1");
+    };
     for (const circular_buffer_desc& d : p_.circular_buffers())
         for (const core_coord& c : d.cores) {
             cb_state s;
@@ -499,7 +509,9 @@ launch_result launch_state::run() {
             s.size = d.page_size * d.num_pages;
             s.format = static_cast<std::uint32_t>(d.format);
             s.tile_hw = d.tile_hw;
-            s.base = s.wr = s.rd = reserve(c, s.size, "circular buffer " + std::to_string(d.id));
+            s.in_buffer = d.address.has_value();
+            s.base = s.wr = s.rd = s.in_buffer ? in_buffer(c, *d.address, s.size, d.id)
+                                               : reserve(c, s.size, "circular buffer " + std::to_string(d.id));
             cbs(c)[d.id] = s;
         }
     for (std::uint32_t id = 0; id < p_.semaphores().size(); ++id)

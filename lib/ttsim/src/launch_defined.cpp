@@ -20,10 +20,12 @@ void launch_state::fill_fresh_cbs() {
         const core_coord c{static_cast<std::uint32_t>(k >> 32), static_cast<std::uint32_t>(k & 0xFFFF'FFFFU)};
         std::uint32_t lo = UINT32_MAX, hi = 0;
         for (const auto& [id, cb] : per_core) {
+            if (cb.in_buffer) continue;  // a buffer's bytes, defined: outside the shadow
             std::memset(l1(c, cb.base), std::to_integer<int>(never_written), cb.size);
             lo = std::min(lo, cb.base);
             hi = std::max(hi, cb.end());
         }
+        if (lo > hi) continue;
         cb_shadow& s = fresh_[k];
         s.base = lo;
         s.noc_written.assign(hi - lo, 0);

@@ -43,6 +43,7 @@ struct cb_state {
     std::uint32_t id = 0;
     std::uint32_t base = 0, size = 0, page_size = 0, num_pages = 0;
     std::uint32_t format = 0, tile_hw = 1024;
+    bool in_buffer = false;                 // its memory is a live buffer's (circular_buffer_desc::address)
     std::uint32_t received = 0, acked = 0;  // pages pushed and popped since the launch began
     std::uint32_t wr = 0, rd = 0;           // the back and the front (L1 addresses)
     std::vector<std::uint32_t> clock;       // every push and pop released into it (launch_race.cpp)

@@ -7,10 +7,12 @@
 // zeros), and inline writes done wrong.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "ndshard/error.hpp"
 #include "ndshard/sim/dense.hpp"
 #include "ndshard/ttsim/launch.hpp"
 #include "ndshard/ttsim/program.hpp"
@@ -235,6 +237,40 @@ TEST(TtsimLaunch, TheNocAndCircularBufferObjectsCopyPagesAndShards) {
         EXPECT_EQ(sim::first_difference(dev.read(out), data), "") << "mode " << mode;
         // a read a page, or a shard; none when the input's own shards are written out
         EXPECT_EQ(r.traffic.pages_read, mode == 0 ? 192U : mode == 1 ? 24U : 0U) << "mode " << mode;
+    }
+}
+
+// A CB placed in a buffer (circular_buffer_desc::address, tt-metal's
+// set_globally_allocated_address): its pages are the shard's bytes on each core, untouched
+// by the launch; a CB at an address outside every buffer of the core is refused.
+TEST(TtsimLaunch, ACircularBufferInABufferIsItsShard) {
+    copy_setup c(ttsim::all_compile_time);
+    const auto base = static_cast<std::uint32_t>(c.dev.buffer(c.in).dist.bank_base);
+    std::uint32_t first_word = 0;
+    std::memcpy(&first_word, c.dev.memory_at(core_coord{1, 0})->bytes(base, 4).data(), 4);
+    auto program = [&](std::uint32_t address) {
+        ttsim::program p;
+        p.add_circular_buffer({.id = 0, .page_size = 64, .num_pages = 2, .address = address, .cores = {{1, 0}}});
+        ttsim::kernel_desc k;
+        k.source = kernels + "/cb_in_buffer_probe.cpp";
+        k.cores = {{1, 0}};
+        p.add_kernel(k);
+        return p;
+    };
+    const ttsim::launch_result r = ttsim::launch(c.dev, program(base), options(1));
+    ASSERT_TRUE(r.ok()) << findings(r);
+    EXPECT_NE(r.log.find("cb 0 at " + std::to_string(base) + ", first word " + std::to_string(first_word)),
+              std::string::npos)
+        << r.log;
+    EXPECT_EQ(sim::first_difference(c.dev.read(c.in), c.data), "");
+    // 4 bytes before the buffer: not inside it.
+    try {
+        (void)ttsim::launch(c.dev, program(base - 4), options(1));
+        ADD_FAILURE() << "a CB outside every buffer launched";
+    } catch (const spec_error& e) {
+        EXPECT_NE(std::string(e.what()).find("circular buffer 0 at"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("is not inside a buffer in that core's L1"), std::string::npos)
+            << e.what();
     }
 }
 

@@ -154,11 +154,11 @@ CLI::App* add_kcheck_command(CLI::App& app, kcheck_flags& f) {
         ->add_option("op", f.op, "the op whose program runs the kernels: copy, copy_shards, permute:a,b,..., reduce:D")
         ->type_name("OP");
     add_text(kcheck, "--program", f.program,
-             "a factory source written with tt-metal's host API (make_program(input, output)) in place of OP",
+             "a factory source written with tt-metal's host API (make_program(input, output[, params])) in place of OP",
              "FILE.cpp");
     add_text(kcheck, "--reference", f.reference,
-             "with --program: the op whose result it must give: copy, "
-             "permute:a,b,..., reduce:D",
+             "with --program: the op whose result it must give: copy, copy_shards, "
+             "permute:a,b,..., reduce:D (its numbers are make_program's params)",
              "OP");
     add_text(kcheck, "--reader", f.reader, "your reader kernel (riscv_0, NoC 0) in place of the op's", "FILE.cpp");
     add_text(kcheck, "--writer", f.writer, "your writer kernel (riscv_1, NoC 1) in place of the op's", "FILE.cpp");

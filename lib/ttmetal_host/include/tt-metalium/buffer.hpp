@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <utility>
+#include <vector>
 
 #include "ndshard/distribution.hpp"
 #include "ndshard/tt/host_words.hpp"
@@ -72,6 +73,15 @@ public:
     // Set for a sharded buffer, nullopt for an interleaved one.
     [[nodiscard]] const std::optional<BufferDistributionSpec>& buffer_distribution_spec() const { return spec_; }
 
+    // ndshard's own: the tensor's page grid (pages per dim, outermost first; page ids are
+    // row-major over it), sharded or interleaved - what a tt-metal factory reads off its
+    // Tensor's shape, which a factory checked by ndshard has no other way to see.
+    [[nodiscard]] std::vector<std::uint32_t> ndshard_tensor_shape_in_pages() const {
+        std::vector<std::uint32_t> out;
+        for (std::size_t i = 0; i < s_->dist.tensor_pages.rank(); ++i)
+            out.push_back(static_cast<std::uint32_t>(s_->dist.tensor_pages[i]));
+        return out;
+    }
     // ndshard's own: the state TensorAccessorArgs reads.
     [[nodiscard]] const detail::buffer_state& ndshard_state() const { return *s_; }
 

@@ -1,14 +1,18 @@
 // tt-metalium/core_coord.hpp - tt-metal's core coordinates, at tt-metal's path and in its
 // (global) names: CoreCoord, CoreRange (inclusive corners), CoreRangeSet (ranges that do not
-// overlap), corerange_to_cores. Header-only, for program factories checked by ndshard.
+// overlap; merge, intersection, subtract), corerange_to_cores, grid_to_cores. Header-only,
+// for program factories checked by ndshard.
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <set>
+#include <span>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 struct CoreCoord {
@@ -35,6 +39,9 @@ public:
             throw std::invalid_argument("CoreRange: end " + end.str() + " is before start " + start.str());
     }
     friend bool operator==(const CoreRange&, const CoreRange&) = default;
+    friend bool operator<(const CoreRange& a, const CoreRange& b) {
+        return a.start_coord < b.start_coord || (a.start_coord == b.start_coord && a.end_coord < b.end_coord);
+    }
 
     [[nodiscard]] CoreCoord grid_size() const {
         return {end_coord.x - start_coord.x + 1, end_coord.y - start_coord.y + 1};
@@ -55,13 +62,16 @@ public:
 class CoreRangeSet {
 public:
     CoreRangeSet() = default;
-    CoreRangeSet(const CoreRange& r) : ranges_{r} {}  // NOLINT: implicit, as tt-metal's
-    explicit CoreRangeSet(std::vector<CoreRange> ranges) : ranges_(std::move(ranges)) {
-        for (std::size_t i = 0; i < ranges_.size(); ++i)
-            for (std::size_t j = i + 1; j < ranges_.size(); ++j)
-                if (ranges_[i].intersects(ranges_[j]))
-                    throw std::invalid_argument("CoreRangeSet: ranges " + ranges_[i].str() + " and " +
-                                                ranges_[j].str() + " overlap");
+    CoreRangeSet(const CoreRange& r) : ranges_{r} {}                            // NOLINT: implicit, as tt-metal's
+    CoreRangeSet(std::vector<CoreRange> ranges) : ranges_(std::move(ranges)) {  // NOLINT: implicit, as tt-metal's
+        check();
+    }
+    CoreRangeSet(const std::set<CoreRange>& ranges)  // NOLINT: implicit, as tt-metal's
+        : CoreRangeSet(std::vector<CoreRange>(ranges.begin(), ranges.end())) {}
+    // One range per core.
+    CoreRangeSet(std::span<const CoreCoord> cores) {  // NOLINT: implicit, as tt-metal's
+        for (const CoreCoord& c : cores) ranges_.emplace_back(c);
+        check();
     }
     friend bool operator==(const CoreRangeSet&, const CoreRangeSet&) = default;
 
@@ -89,6 +99,45 @@ public:
         }
         return {lo, hi};
     }
+    [[nodiscard]] bool contains(const CoreRangeSet& other) const {
+        return std::all_of(other.ranges_.begin(), other.ranges_.end(),
+                           [&](const CoreRange& r) { return is_subset(cores_of(CoreRangeSet(r)), cores_of(*this)); });
+    }
+    [[nodiscard]] bool intersects(const CoreCoord& c) const { return contains(c); }
+    [[nodiscard]] bool intersects(const CoreRange& r) const {
+        return std::any_of(ranges_.begin(), ranges_.end(), [&](const CoreRange& m) { return m.intersects(r); });
+    }
+    [[nodiscard]] bool intersects(const CoreRangeSet& other) const {
+        return std::any_of(other.ranges_.begin(), other.ranges_.end(),
+                           [&](const CoreRange& r) { return intersects(r); });
+    }
+
+    // The cores of both, or of either, or of this one and not the other. The result's ranges
+    // cover the same cores as tt-metal's, not always cut into the same rectangles: rows of
+    // cores from the lowest (y, x) first, each as wide and then as tall as the cores allow.
+    [[nodiscard]] CoreRangeSet intersection(const CoreRangeSet& other) const {
+        std::set<CoreCoord> mine = cores_of(*this), both;
+        for (const CoreCoord& c : cores_of(other))
+            if (mine.count(c) != 0) both.insert(c);
+        return from_cores(both);
+    }
+    template <class T>
+    [[nodiscard]] CoreRangeSet merge(const T& other) const {
+        std::set<CoreCoord> all = cores_of(*this);
+        const CoreRangeSet more = [&] {
+            if constexpr (std::is_same_v<T, CoreCoord>) return CoreRangeSet(CoreRange(other));
+            else return CoreRangeSet(other);
+        }();
+        for (const CoreCoord& c : cores_of(more)) all.insert(c);
+        return from_cores(all);
+    }
+    [[nodiscard]] CoreRangeSet merge_ranges() const { return from_cores(cores_of(*this)); }
+    [[nodiscard]] CoreRangeSet subtract(const CoreRangeSet& other) const {
+        std::set<CoreCoord> rest = cores_of(*this);
+        for (const CoreCoord& c : cores_of(other)) rest.erase(c);
+        return from_cores(rest);
+    }
+
     [[nodiscard]] std::string str() const {
         std::string s = "{";
         for (const CoreRange& r : ranges_) s += (s.size() > 1 ? ", " : "") + r.str();
@@ -96,6 +145,42 @@ public:
     }
 
 private:
+    static std::set<CoreCoord> cores_of(const CoreRangeSet& set) {
+        std::set<CoreCoord> out;
+        for (const CoreRange& r : set.ranges_)
+            for (std::size_t x = r.start_coord.x; x <= r.end_coord.x; ++x)
+                for (std::size_t y = r.start_coord.y; y <= r.end_coord.y; ++y) out.insert({x, y});
+        return out;
+    }
+    static bool is_subset(const std::set<CoreCoord>& a, const std::set<CoreCoord>& b) {
+        return std::includes(b.begin(), b.end(), a.begin(), a.end());
+    }
+    static CoreRangeSet from_cores(std::set<CoreCoord> left) {
+        auto row_major = [](const CoreCoord& a, const CoreCoord& b) { return a.y < b.y || (a.y == b.y && a.x < b.x); };
+        std::vector<CoreRange> out;
+        while (!left.empty()) {
+            const CoreCoord s = *std::min_element(left.begin(), left.end(), row_major);
+            std::size_t x1 = s.x, y1 = s.y;
+            while (left.count({x1 + 1, s.y}) != 0) ++x1;
+            auto row_free = [&](std::size_t y) {
+                for (std::size_t x = s.x; x <= x1; ++x)
+                    if (left.count({x, y}) == 0) return false;
+                return true;
+            };
+            while (row_free(y1 + 1)) ++y1;
+            for (std::size_t x = s.x; x <= x1; ++x)
+                for (std::size_t y = s.y; y <= y1; ++y) left.erase({x, y});
+            out.emplace_back(s, CoreCoord{x1, y1});
+        }
+        return CoreRangeSet(std::move(out));
+    }
+    void check() const {
+        for (std::size_t i = 0; i < ranges_.size(); ++i)
+            for (std::size_t j = i + 1; j < ranges_.size(); ++j)
+                if (ranges_[i].intersects(ranges_[j]))
+                    throw std::invalid_argument("CoreRangeSet: ranges " + ranges_[i].str() + " and " +
+                                                ranges_[j].str() + " overlap");
+    }
     std::vector<CoreRange> ranges_;
 };
 
@@ -113,3 +198,24 @@ inline std::vector<CoreCoord> corerange_to_cores(const CoreRangeSet& set, std::o
     }
     return out;
 }
+
+// The first num_cores cores of a grid_size_x x grid_size_y grid from (0,0), along rows when
+// row_wise, else along columns.
+inline std::vector<CoreCoord> grid_to_cores(std::uint32_t num_cores, std::uint32_t grid_size_x,
+                                            std::uint32_t grid_size_y, bool row_wise = false) {
+    if (num_cores > std::size_t{grid_size_x} * grid_size_y)
+        throw std::invalid_argument("grid_to_cores: " + std::to_string(num_cores) + " cores on a " +
+                                    std::to_string(grid_size_x) + "x" + std::to_string(grid_size_y) + " grid");
+    if (num_cores == 0) return {};
+    return corerange_to_cores(CoreRange({0, 0}, {grid_size_x - 1, grid_size_y - 1}), num_cores, row_wise);
+}
+// Every core from start to end (inclusive), along rows when row_wise, else along columns.
+inline std::vector<CoreCoord> grid_to_cores(CoreCoord start, CoreCoord end, bool row_wise = false) {
+    return corerange_to_cores(CoreRange(start, end), std::nullopt, row_wise);
+}
+
+namespace tt::tt_metal {
+using ::CoreCoord;
+using ::CoreRange;
+using ::CoreRangeSet;
+}  // namespace tt::tt_metal

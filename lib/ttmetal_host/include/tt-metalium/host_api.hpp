@@ -1,8 +1,9 @@
 // tt-metalium/host_api.hpp - building a Program with tt-metal's host calls: CreateProgram,
-// CreateKernel (data-movement kernels), CreateCircularBuffer, CreateSemaphore,
-// SetRuntimeArgs, SetCommonRuntimeArgs, GetRuntimeArgs, GetCommonRuntimeArgs. Argument
+// CreateKernel (data-movement kernels), CreateCircularBuffer and its Update* calls,
+// CreateSemaphore, SetRuntimeArgs, SetCommonRuntimeArgs, GetRuntimeArgs, GetCommonRuntimeArgs. Argument
 // orders are tt-metal's. A bad call throws std::invalid_argument naming the call and the
-// value (a kernel on no core, a core the kernel is not on, too many runtime arguments);
+// value (a kernel on no core, two kernels on one processor of a core, a core the kernel is
+// not on, too many runtime arguments);
 // what needs the device (a core outside it, two CBs of one index on a core) is reported
 // when ndshard runs the program. A factory declines a case by throwing not_applicable.
 #pragma once
@@ -62,6 +63,14 @@ inline KernelHandle CreateKernel(Program& program, const std::string& file_name,
         throw std::invalid_argument("CreateKernel(" + file_name + "): the kernel is on no core");
     if (file_name.empty()) throw std::invalid_argument("CreateKernel: an empty file name");
     auto& ks = program.ndshard_state().kernels;
+    for (const detail::kernel_record& other : ks) {  // one kernel per processor of a core
+        if (other.config.processor != config.processor) continue;
+        for (const CoreCoord& c : corerange_to_cores(cores))
+            if (other.cores.contains(c))
+                throw std::invalid_argument("CreateKernel(" + file_name + "): core " + c.str() + " already runs " +
+                                            other.path + " on RISCV_" +
+                                            std::to_string(static_cast<int>(config.processor)));
+    }
     ks.push_back({file_name, std::move(cores), config, {}, {}});
     return static_cast<KernelHandle>(ks.size() - 1);
 }
@@ -81,6 +90,28 @@ inline CBHandle CreateCircularBuffer(Program& program, const CoreSpec& core_spec
     auto& cbs = program.ndshard_state().cbs;
     cbs.push_back({std::move(cores), config});
     return static_cast<CBHandle>(cbs.size() - 1);
+}
+
+namespace detail {
+inline CircularBufferConfig& cb_of(Program& program, CBHandle cb, const char* call) {
+    auto& cbs = program.ndshard_state().cbs;
+    if (cb >= cbs.size())
+        throw std::invalid_argument(std::string(call) + ": no circular buffer " + std::to_string(cb) +
+                                    " in the program (" + std::to_string(cbs.size()) + " circular buffers)");
+    return cbs[cb].config;
+}
+}  // namespace detail
+
+// A CB's memory moved to `buffer`'s (an L1 buffer: the CB is its shard on each core).
+inline void UpdateDynamicCircularBufferAddress(Program& program, CBHandle cb_handle, const Buffer& buffer) {
+    detail::cb_of(program, cb_handle, "UpdateDynamicCircularBufferAddress").set_globally_allocated_address(buffer);
+}
+inline void UpdateCircularBufferTotalSize(Program& program, CBHandle cb_handle, std::uint32_t total_size) {
+    detail::cb_of(program, cb_handle, "UpdateCircularBufferTotalSize").set_total_size(total_size);
+}
+inline void UpdateCircularBufferPageSize(Program& program, CBHandle cb_handle, std::uint8_t buffer_index,
+                                         std::uint32_t page_size) {
+    detail::cb_of(program, cb_handle, "UpdateCircularBufferPageSize").set_page_size(buffer_index, page_size);
 }
 
 // A semaphore on every core of `core_spec`, `initial_value` at launch; returns its id (get_semaphore's argument).

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -61,6 +62,10 @@ struct circular_buffer_desc {
     // tile is its page (Int32 and page bytes / 4, as kernels/ops does).
     data_format format = data_format::float16_b;
     std::uint32_t tile_hw = 1024;  // elements of one tile (32 x 32)
+    // Set: the CB's memory on each core is at this L1 address, inside a live buffer there
+    // (tt-metal's set_globally_allocated_address: a sharded buffer's shard), its bytes the
+    // buffer's; unset: a fresh region of the program.
+    std::optional<std::uint32_t> address{};
     std::vector<core_coord> cores;
 };
 
