@@ -330,6 +330,8 @@ int run_kcheck(const kcheck_command& c, std::ostream& out) {
         for (const auto& [spec, summary] : r.failures)
             j["failures"].push_back({{"case", ttsim::describe(spec)}, {"summary", summary}});
         j["reached"] = r.tags;
+        j["hard_classes"] = r.hard;
+        j["hard_classes_missed"] = r.hard_missed;
         if (r.smallest) {
             j["smallest"] = {{"case", ttsim::describe(*r.smallest)},
                              {"summary", r.smallest_result.summary},
@@ -346,6 +348,16 @@ int run_kcheck(const kcheck_command& c, std::ostream& out) {
     if (!r.tags.empty()) {
         out << "reached:";
         for (const std::string& t : r.tags) out << " " << t << ";";
+        out << "\n";
+    }
+    if (!r.hard.empty()) {
+        out << "hard classes reached:";
+        for (const std::string& t : r.hard) out << " " << t << ";";
+        out << "\n";
+    }
+    if (!r.hard_missed.empty()) {
+        out << "hard classes not reached:";
+        for (const std::string& t : r.hard_missed) out << " " << t << ";";
         out << "\n";
     }
     if (r.cases_run == 0) {
