@@ -17,6 +17,7 @@
 #include <tuple>
 
 #include "ndshard/error.hpp"
+#include "ndshard/sim/error.hpp"
 #include "ndshard/sim/scenario.hpp"
 #include "ndshard/specio/spec_text.hpp"
 #include "ndshard/testkit/entropy.hpp"
@@ -98,18 +99,28 @@ case_result decode(const std::string& text) {
     return r;
 }
 
+// The first byte a case's child writes once its kernels are compiled (encode never writes it).
+constexpr char compiled_marker = '\x02';
+
 case_result run_isolated(const op_desc& op, const case_spec& c, const check_options& o) {
     int out_pipe[2], err_pipe[2];
     if (pipe(out_pipe) != 0 || pipe(err_pipe) != 0) throw std::runtime_error("kcheck: pipe failed");
     const pid_t pid = fork();
     if (pid < 0) throw std::runtime_error("kcheck: fork failed");
     if (pid == 0) {
+        setpgid(0, 0);  // its own process group: a timeout kills the compilers it started too
         close(out_pipe[0]);
         close(err_pipe[0]);
         dup2(err_pipe[1], 2);
         std::string text;
+        launch_options lo = o.launch;
+        const int marker_fd = out_pipe[1];
+        lo.on_compiled = [marker_fd] {  // the case's timer starts now
+            const char m = compiled_marker;
+            (void)!write(marker_fd, &m, 1);
+        };
         try {
-            text = encode(run_case(op, c, o.launch, o.sources));
+            text = encode(run_case(op, c, lo, o.sources));
         } catch (const std::exception& e) {
             text = "kernel_error\t\trun_case: " + std::string(e.what()) + "\n";
         }
@@ -121,11 +132,15 @@ case_result run_isolated(const op_desc& op, const case_spec& c, const check_opti
         }
         _exit(0);
     }
+    setpgid(pid, pid);  // as the child does (whichever runs first)
     close(out_pipe[1]);
     close(err_pipe[1]);
     std::string out, err;
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(o.case_timeout_s);
-    bool timed_out = false;
+    // Until the kernels are compiled, a compile budget (a compile queued behind other
+    // engineers' builds is slow, not hung); then the case's own timeout.
+    const std::uint64_t compile_s = std::max<std::uint64_t>(600, 10ULL * o.case_timeout_s);
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(compile_s);
+    bool timed_out = false, compiled = false;
     pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
     int open = 2;
     while (open > 0) {
@@ -133,6 +148,7 @@ case_result run_isolated(const op_desc& op, const case_spec& c, const check_opti
             std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
         if (left.count() <= 0) {
             timed_out = true;
+            kill(-pid, SIGKILL);  // the child's group: the child and any compiler it spawned
             kill(pid, SIGKILL);
             break;
         }
@@ -146,7 +162,13 @@ case_result run_isolated(const op_desc& op, const case_spec& c, const check_opti
                 fds[i].fd = -1;
                 --open;
             } else {
-                (i == 0 ? out : err).append(buf, static_cast<std::size_t>(n));
+                std::size_t skip = 0;
+                if (i == 0 && !compiled && out.empty() && buf[0] == compiled_marker) {
+                    compiled = true;
+                    skip = 1;
+                    deadline = std::chrono::steady_clock::now() + std::chrono::seconds(o.case_timeout_s);
+                }
+                (i == 0 ? out : err).append(buf + skip, static_cast<std::size_t>(n) - skip);
                 if (err.size() > (1 << 20)) err.erase(0, err.size() - (1 << 19));
             }
         }
@@ -158,8 +180,9 @@ case_result run_isolated(const op_desc& op, const case_spec& c, const check_opti
     if (timed_out)
         return {false,
                 {{finding_kind::crash, "",
-                  "the case ran longer than " + std::to_string(o.case_timeout_s) +
-                      " s (a hang outside the API, or a busy loop)"}},
+                  compiled ? "the case ran longer than " + std::to_string(o.case_timeout_s) +
+                                 " s after its kernels were compiled (a hang outside the API, or a busy loop)"
+                           : "compiling the case's kernels took longer than " + std::to_string(compile_s) + " s"}},
                 "crash: the case timed out"};
     if (WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status) != 0)) {
         const std::string found = testkit::sanitizer_summary(err);
@@ -305,14 +328,19 @@ case_result run_case(const op_desc& op, const case_spec& c, const launch_options
         end = s.bank_base;
         return dev.allocate_at(s, name);
     };
-    for (std::size_t i = 0; i < c.inputs.size(); ++i) {
-        inputs.push_back(allocate(c.inputs[i], "input" + std::to_string(i)));
-        const distribution& d = dev.buffer(inputs.back()).dist;
-        data.push_back(sim::dense_tensor::random(d.tensor_pages, static_cast<std::uint32_t>(d.page_size / 4),
-                                                 c.seed * 31 + i + 1));
-        dev.write(inputs.back(), data.back());
+    sim::buffer_id output;
+    try {
+        for (std::size_t i = 0; i < c.inputs.size(); ++i) {
+            inputs.push_back(allocate(c.inputs[i], "input" + std::to_string(i)));
+            const distribution& d = dev.buffer(inputs.back()).dist;
+            data.push_back(sim::dense_tensor::random(d.tensor_pages, static_cast<std::uint32_t>(d.page_size / 4),
+                                                     c.seed * 31 + i + 1));
+            dev.write(inputs.back(), data.back());
+        }
+        output = allocate(c.output, "output");
+    } catch (const sim::alloc_error& e) {  // no kernel ran: not a failure (nor a step the shrinker may take)
+        return not_applicable_result(std::string("the buffers do not fit the device: ") + e.what());
     }
-    const sim::buffer_id output = allocate(c.output, "output");
     std::vector<core_coord> cores;
     for (std::uint32_t w = 0; w < c.num_cores; ++w) cores.push_back(dev.worker(w));
     const op_case oc{dev, inputs, output, c.mix, cores, tt::default_layout, sources};

@@ -88,16 +88,17 @@ std::optional<case_spec> draw_once(const op_desc& op, testkit::entropy& e, const
     c.device = o.device;
     const auto [lo, hi] = ranks_of(op);
     // Ranks 1..4 mostly, 8 on purpose now and then.
-    const std::size_t rank =
-        hint.rank ? *hint.rank : e.chance(10) ? hi : e.between(lo, std::min(hi, std::max<std::size_t>(lo, 4)));
+    const std::size_t rank = hint.rank      ? *hint.rank
+                             : e.chance(10) ? hi
+                                            : e.between(lo, std::min(hi, std::max<std::size_t>(lo, 4)));
     const shape pages = sim::draw_page_grid(e, rank, hint.max_pages.value_or(o.max_pages));
     std::vector<shape> in_pages(op.num_inputs, pages);
     const std::optional<shape> out_pages = op.output_pages(in_pages);
     if (!out_pages) return std::nullopt;
     if (k.same_spec && !(*out_pages == pages)) return std::nullopt;
-    const std::uint64_t bytes = hint.bytes                ? *hint.bytes
-                                : o.page_bytes.empty()    ? 4 * e.between(1, 16)
-                                                          : o.page_bytes[e.between(0, o.page_bytes.size() - 1)];
+    const std::uint64_t bytes = hint.bytes             ? *hint.bytes
+                                : o.page_bytes.empty() ? 4 * e.between(1, 16)
+                                                       : o.page_bytes[e.between(0, o.page_bytes.size() - 1)];
     const std::optional<sim::memory_kind> memory = hint.memory ? hint.memory : k.memory;
     bool missed = false;
     auto draw = [&](const shape& p, distribution_spec& s, sim::memory_kind& m) {
@@ -204,11 +205,11 @@ std::optional<case_spec> big_case(const op_desc& op, testkit::entropy& e, const 
 std::vector<core_range> first_banks(const sim::device_config& cfg, sim::memory_kind m, std::uint64_t count) {
     std::vector<core_range> out;
     for (std::uint64_t b = 0; b < count; ++b) {
-        const core_coord c = m == sim::memory_kind::dram
-                                 ? core_coord{cfg.grid_x + static_cast<std::uint32_t>(b) / cfg.grid_y,
-                                              static_cast<std::uint32_t>(b) % cfg.grid_y}
-                                 : core_coord{static_cast<std::uint32_t>(b) % cfg.grid_x,
-                                              static_cast<std::uint32_t>(b) / cfg.grid_x};
+        const core_coord c =
+            m == sim::memory_kind::dram
+                ? core_coord{cfg.grid_x + static_cast<std::uint32_t>(b) / cfg.grid_y,
+                             static_cast<std::uint32_t>(b) % cfg.grid_y}
+                : core_coord{static_cast<std::uint32_t>(b) % cfg.grid_x, static_cast<std::uint32_t>(b) / cfg.grid_x};
         out.push_back({c, c});
     }
     return out;
@@ -240,8 +241,8 @@ std::optional<case_spec> draw_case(const op_desc& op, testkit::entropy& e, const
     return std::nullopt;
 }
 
-std::optional<case_spec> draw_hard_case(const op_desc& op, testkit::entropy& e, const check_options& o,
-                                        std::uint64_t k, bool tiles) {
+std::optional<case_spec> draw_hard_case(const op_desc& op, testkit::entropy& e, const check_options& o, std::uint64_t k,
+                                        bool tiles) {
     const auto [lo, hi] = ranks_of(op);
     if (lo > hi) return std::nullopt;
     const std::size_t rank = lo + k % (hi - lo + 1);
@@ -342,8 +343,7 @@ std::vector<std::string> hard_classes(const case_spec& c) {
             shard_bytes = std::max(shard_bytes, volume_of(s.shard) * d.aligned_page_size);
             if (!d.cores.empty()) per_core = std::max(per_core, ceil_div(d.num_shards(), d.cores.size()));
             sizes.push_back(d.page_size);
-        } catch (const spec_error&) {
-        }
+        } catch (const spec_error&) {}
         (m == sim::memory_kind::dram ? dram : l1) = true;
     };
     for (std::size_t i = 0; i < c.inputs.size(); ++i) one(c.inputs[i], c.input_memory.at(i));

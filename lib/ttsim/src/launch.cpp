@@ -425,6 +425,7 @@ launch_result launch_state::run() {
             return result_;
         }
     }
+    if (o_.on_compiled) o_.on_compiled();
 
     // --- the regions of the program in each core's L1 ---
     std::vector<std::pair<core_coord, sim::buffer_id>> regions;

@@ -4,9 +4,11 @@
 // every drawn case is inside it, a case outside is not applicable, the shrinker stays in
 // it; a check on tt-metal's 8x8 grid with 12 DRAM banks runs.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <cstdio>
 #include <map>
 #include <optional>
@@ -251,6 +253,24 @@ TEST(TtsimKcheck, EveryHardCaseRunsCheaplyAndTheGoodCopyPassesIt) {
         const std::string json = flags.substr(flags.find('\'') + 1, flags.rfind('\'') - flags.find('\'') - 1);
         EXPECT_EQ(ttsim::parse_case(json).top, c->top);
     }
+}
+
+// The case timer starts once the kernels are compiled: cold compiles slower than a 1 s
+// timeout (a fresh cache) are not a hang.
+TEST(TtsimKcheck, ACompileSlowerThanTheCaseTimeoutIsNotAHang) {
+    ttsim::check_options o = options(2);
+    o.case_timeout_s = 1;
+    o.page_bytes = {8};
+    o.static_mix_percent = 0;
+    o.hard_every = 0;
+    const std::filesystem::path cache =
+        std::filesystem::temp_directory_path() / ("ndshard-kcheck-cold-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(cache);
+    o.launch.cache = cache;
+    const ttsim::check_report r = ttsim::check_kernel(copy_op("copy_reader.cpp"), o);
+    std::filesystem::remove_all(cache);
+    EXPECT_EQ(r.cases_failed, 0U) << r.smallest_result.summary;
+    EXPECT_GE(r.cases_run, 1U);
 }
 
 }  // namespace

@@ -179,7 +179,8 @@ CLI::App* add_kcheck_command(CLI::App& app, kcheck_flags& f) {
     add_text(kcheck, "--static-percent", f.static_percent,
              "cases whose accessor words have compile-time parts (each set is a compile), 0..100; default 30", "P");
     add_text(kcheck, "--case", f.one_case, "run only this case (the JSON a failure's replay line prints)", "JSON");
-    add_text(kcheck, "--timeout-s", f.timeout, "a case running longer is a hang; 1..3600, default 60", "S");
+    add_text(kcheck, "--timeout-s", f.timeout,
+             "a case running longer once its kernels are compiled is a hang; 1..3600, default 60", "S");
     add_text(kcheck, "--cache", f.cache,
              "folder of compiled kernels (default: $NDSHARD_KERNEL_CACHE, else one under the temp dir)", "DIR");
     kcheck->add_flag("--no-isolate", f.no_isolate,

@@ -119,10 +119,13 @@ case_result run_case(const op_desc& op, const case_spec& c, const launch_options
 struct check_options {
     std::uint64_t cases = 100;
     std::uint64_t seed = 1;
-    std::uint32_t max_pages = 4096;     // of any tensor drawn
-    std::uint32_t max_cores = 8;        // worker cores an op runs on (and banks of an L1 buffer)
-    bool isolate = true;                // each case in a child process: a crash or hang fails the case only
-    std::uint32_t case_timeout_s = 60;  // a child that runs longer is a hang
+    std::uint32_t max_pages = 4096;  // of any tensor drawn
+    std::uint32_t max_cores = 8;     // worker cores an op runs on (and banks of an L1 buffer)
+    bool isolate = true;             // each case in a child process: a crash or hang fails the case only
+    // A child that runs longer than this once its kernels are compiled is a hang (compiling
+    // has a budget of its own, 10x this and at least 600 s: under load it is slow, not hung);
+    // on a timeout the child's whole process group is killed, compilers included.
+    std::uint32_t case_timeout_s = 60;
     // Cases whose accessor words have compile-time parts (each such set is a kernel compiled anew).
     std::uint32_t static_mix_percent = 30;
     // The page sizes (bytes, multiples of 4) cases draw from. Page sizes are compile-time
