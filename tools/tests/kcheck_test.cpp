@@ -77,8 +77,7 @@ TEST(KcheckCli, TheGoodCopyPasses) {
     EXPECT_NE(r.out.find("reached:"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("\nPASS\n"), std::string::npos) << r.out;
     // Four cases hold no hard case (every 10th is one): the summary says which classes it missed.
-    EXPECT_NE(r.out.find("hard classes not reached: pages>255; pages>4095; pages>65536;"), std::string::npos)
-        << r.out;
+    EXPECT_NE(r.out.find("hard classes not reached: pages>255; pages>4095; pages>65536;"), std::string::npos) << r.out;
 }
 
 TEST(KcheckCli, HardEveryIsChecked) {
