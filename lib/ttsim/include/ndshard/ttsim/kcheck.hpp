@@ -2,9 +2,10 @@
 // factory and its dense reference) is run on generated input and output distributions
 // (every strategy, uneven edge shards, more cores than shards, ranks 1..8 where the op
 // allows, interleaved, legacy HEIGHT/WIDTH/BLOCK, L1 and DRAM, every accessor argument
-// mix), every output page is compared with the reference and every padding slot with its
-// sentinel, and the first failure is shrunk to the smallest failing pair and printed with
-// the command that replays it (`ndshard kcheck`).
+// mix; every 10th case a hard one: over 65,536 pages, shards over 64 KiB, tile pages,
+// buffers at the top of L1 or DRAM), every output page is compared with the reference and
+// every padding slot with its sentinel, and the first failure is shrunk to the smallest
+// failing pair and printed with the command that replays it (`ndshard kcheck`).
 #pragma once
 
 #include <cstdint>
