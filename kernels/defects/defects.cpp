@@ -78,6 +78,9 @@ const std::vector<defect>& defects() {
         reader_defect("read_size_in_words", "copy", "noc_async_read given the page's size in 32-bit words, not bytes"),
         pair_defect("overlapping_work_split", "copy",
                     "each core's page range starts one page early: two cores write the same page, unordered"),
+        reader_defect("page_id_uint16", "copy", "the page id kept in a uint16_t: past page 65535 it wraps to 0"),
+        writer_defect("shard_offset_uint16", "copy_shards",
+                      "a page's byte offset in its shard kept in a uint16_t: past 64 KiB it wraps"),
     };
     return all;
 }

@@ -197,4 +197,30 @@ TEST(Kernels, ACaseTheOpDoesNotTakeIsNotApplicable) {
     EXPECT_FALSE(r.applicable) << r.summary;
 }
 
+// The integer-width defects: a page id in 16 bits and an in-shard byte offset in 16 bits are
+// right below their boundary, so only kcheck's hard cases catch them (none of the ordinary
+// draw does), and the shrinker keeps the counterexample past the boundary.
+TEST(Kernels, AnIntegerWidthDefectIsCaughtOnlyPastItsBoundary) {
+    struct width_defect {
+        const char* name;
+        std::uint64_t cases;
+        const char* hard_class;
+    };
+    for (const width_defect& d :
+         {width_defect{"page_id_uint16", 10, "pages>65536"}, width_defect{"shard_offset_uint16", 30, "shard>64KiB"}}) {
+        ttsim::check_options o = options(d.cases, 5);
+        const ttsim::check_report r = ttsim::check_kernel(kernels::defect_op(d.name), o);
+        ASSERT_TRUE(r.smallest.has_value()) << d.name << " not caught in " << r.cases_run << " cases";
+        const std::vector<std::string> classes = ttsim::hard_classes(*r.smallest);
+        EXPECT_NE(std::find(classes.begin(), classes.end(), d.hard_class), classes.end())
+            << d.name << ": the smallest failing case left " << d.hard_class << ": " << ttsim::describe(*r.smallest);
+        std::printf("kernels: %s caught (%s), smallest counterexample %llu pages\n", d.name,
+                    r.smallest_result.summary.substr(0, 60).c_str(),
+                    static_cast<unsigned long long>(largest_tensor(*r.smallest)));
+        o.hard_every = 0;  // the ordinary draw alone passes it
+        const ttsim::check_report ordinary = ttsim::check_kernel(kernels::defect_op(d.name), o);
+        EXPECT_EQ(ordinary.cases_failed, 0U) << d.name << ": " << ordinary.smallest_result.summary;
+    }
+}
+
 }  // namespace

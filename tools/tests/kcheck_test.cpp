@@ -76,6 +76,14 @@ TEST(KcheckCli, TheGoodCopyPasses) {
     EXPECT_NE(r.out.find("kcheck copy: 4 cases (seed 3), 0 failed"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("reached:"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("\nPASS\n"), std::string::npos) << r.out;
+    // Four cases hold no hard case (every 10th is one): the summary says which classes it missed.
+    EXPECT_NE(r.out.find("hard classes not reached: pages>255; pages>4095; pages>65536;"), std::string::npos) << r.out;
+}
+
+TEST(KcheckCli, HardEveryIsChecked) {
+    const run_output r = run_cli({"kcheck", "copy", "--hard-every", "-1"});
+    EXPECT_EQ(r.code, 2) << r.out << r.err;
+    EXPECT_NE(r.err.find("--hard-every"), std::string::npos) << r.err;
 }
 
 // The replay line of a failure, run as it is printed (its quoted words unquoted), fails again.

@@ -1,6 +1,7 @@
 // ndshard::ttsim::check_kernel: an op over generated distributions (kcheck.hpp).
 #include "ndshard/ttsim/kcheck.hpp"
 #include "ndshard/ttsim/not_applicable.hpp"
+#include "kcheck_internal.hpp"
 
 #include <poll.h>
 #include <signal.h>
@@ -16,6 +17,7 @@
 #include <tuple>
 
 #include "ndshard/error.hpp"
+#include "ndshard/sim/error.hpp"
 #include "ndshard/sim/scenario.hpp"
 #include "ndshard/specio/spec_text.hpp"
 #include "ndshard/testkit/entropy.hpp"
@@ -27,10 +29,10 @@
 
 namespace ndshard::ttsim {
 
-namespace {
+using detail::case_device;
+using detail::whole_table_interleaved;
 
-// The device a case runs on (case_grid: 4 x 2 workers and 4 DRAM banks by default).
-sim::device_config case_device(const case_grid& g) { return kernel_device_config(g.x, g.y, g.dram_banks); }
+namespace {
 
 // Why `g` is no device a case runs on, or "".
 std::string bad_grid(const case_grid& g) {
@@ -45,28 +47,6 @@ sim::memory_kind memory_of(const std::string& s) {
     if (s == "dram") return sim::memory_kind::dram;
     if (s == "l1") return sim::memory_kind::l1;
     throw spec_error("kcheck_case", "memory '" + s + "' is neither l1 nor dram");
-}
-
-// An interleaved buffer over every bank of the platform's table (what tt-metal calls
-// interleaved, and what InterleavedAddrGen addresses).
-distribution_spec whole_table_interleaved(const sim::device_config& cfg, const shape& pages, std::uint64_t bytes,
-                                          sim::memory_kind memory) {
-    distribution_spec s;
-    s.tensor = pages;
-    s.shard = shape{};
-    for (std::size_t d = 0; d < pages.rank(); ++d) s.shard.push_back(1);
-    s.page = {page_kind::pages};
-    s.element_size = bytes;
-    s.alignment = memory == sim::memory_kind::dram ? 32 : 16;
-    if (memory == sim::memory_kind::dram) {
-        for (std::uint32_t b = 0; b < cfg.num_dram_banks; ++b) {
-            const core_coord c{cfg.grid_x + b / cfg.grid_y, b % cfg.grid_y};
-            s.cores.push_back({c, c});
-        }
-    } else {
-        s.cores = {{{0, 0}, {cfg.grid_x - 1, cfg.grid_y - 1}}};  // row-major: the L1 bank order
-    }
-    return s;
 }
 
 // Whether `s` is what tt-metal calls interleaved on `cfg`: one-page shards dealt round robin
@@ -119,18 +99,28 @@ case_result decode(const std::string& text) {
     return r;
 }
 
+// The first byte a case's child writes once its kernels are compiled (encode never writes it).
+constexpr char compiled_marker = '\x02';
+
 case_result run_isolated(const op_desc& op, const case_spec& c, const check_options& o) {
     int out_pipe[2], err_pipe[2];
     if (pipe(out_pipe) != 0 || pipe(err_pipe) != 0) throw std::runtime_error("kcheck: pipe failed");
     const pid_t pid = fork();
     if (pid < 0) throw std::runtime_error("kcheck: fork failed");
     if (pid == 0) {
+        setpgid(0, 0);  // its own process group: a timeout kills the compilers it started too
         close(out_pipe[0]);
         close(err_pipe[0]);
         dup2(err_pipe[1], 2);
         std::string text;
+        launch_options lo = o.launch;
+        const int marker_fd = out_pipe[1];
+        lo.on_compiled = [marker_fd] {  // the case's timer starts now
+            const char m = compiled_marker;
+            (void)!write(marker_fd, &m, 1);
+        };
         try {
-            text = encode(run_case(op, c, o.launch, o.sources));
+            text = encode(run_case(op, c, lo, o.sources));
         } catch (const std::exception& e) {
             text = "kernel_error\t\trun_case: " + std::string(e.what()) + "\n";
         }
@@ -142,11 +132,15 @@ case_result run_isolated(const op_desc& op, const case_spec& c, const check_opti
         }
         _exit(0);
     }
+    setpgid(pid, pid);  // as the child does (whichever runs first)
     close(out_pipe[1]);
     close(err_pipe[1]);
     std::string out, err;
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(o.case_timeout_s);
-    bool timed_out = false;
+    // Until the kernels are compiled, a compile budget (a compile queued behind other
+    // engineers' builds is slow, not hung); then the case's own timeout.
+    const std::uint64_t compile_s = std::max<std::uint64_t>(600, 10ULL * o.case_timeout_s);
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(compile_s);
+    bool timed_out = false, compiled = false;
     pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
     int open = 2;
     while (open > 0) {
@@ -154,6 +148,7 @@ case_result run_isolated(const op_desc& op, const case_spec& c, const check_opti
             std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
         if (left.count() <= 0) {
             timed_out = true;
+            kill(-pid, SIGKILL);  // the child's group: the child and any compiler it spawned
             kill(pid, SIGKILL);
             break;
         }
@@ -167,7 +162,13 @@ case_result run_isolated(const op_desc& op, const case_spec& c, const check_opti
                 fds[i].fd = -1;
                 --open;
             } else {
-                (i == 0 ? out : err).append(buf, static_cast<std::size_t>(n));
+                std::size_t skip = 0;
+                if (i == 0 && !compiled && out.empty() && buf[0] == compiled_marker) {
+                    compiled = true;
+                    skip = 1;
+                    deadline = std::chrono::steady_clock::now() + std::chrono::seconds(o.case_timeout_s);
+                }
+                (i == 0 ? out : err).append(buf + skip, static_cast<std::size_t>(n) - skip);
                 if (err.size() > (1 << 20)) err.erase(0, err.size() - (1 << 19));
             }
         }
@@ -179,8 +180,9 @@ case_result run_isolated(const op_desc& op, const case_spec& c, const check_opti
     if (timed_out)
         return {false,
                 {{finding_kind::crash, "",
-                  "the case ran longer than " + std::to_string(o.case_timeout_s) +
-                      " s (a hang outside the API, or a busy loop)"}},
+                  compiled ? "the case ran longer than " + std::to_string(o.case_timeout_s) +
+                                 " s after its kernels were compiled (a hang outside the API, or a busy loop)"
+                           : "compiling the case's kernels took longer than " + std::to_string(compile_s) + " s"}},
                 "crash: the case timed out"};
     if (WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status) != 0)) {
         const std::string found = testkit::sanitizer_summary(err);
@@ -243,6 +245,7 @@ std::string describe(const case_spec& c) {
     if (c.device != case_grid{})
         s += ", on " + std::to_string(c.device.x) + "x" + std::to_string(c.device.y) + " workers and " +
              std::to_string(c.device.dram_banks) + " DRAM banks";
+    if (c.top) s += ", every buffer at the top of its memory";
     return s;
 }
 
@@ -258,6 +261,7 @@ std::string replay_flags(const case_spec& c) {
     j["cores"] = c.num_cores;
     j["seed"] = c.seed;
     if (c.device != case_grid{}) j["device"] = {c.device.x, c.device.y, c.device.dram_banks};
+    if (c.top) j["top"] = true;
     return "--case '" + j.dump() + "'";
 }
 
@@ -285,12 +289,13 @@ case_spec parse_case(const std::string& text) {
                 throw spec_error("kcheck_case", "--case: device is [workers x, workers y, DRAM banks]");
             c.device = {dims[0], dims[1], dims[2]};
         }
+        if (j.contains("top")) c.top = j.at("top").get<bool>();
     } catch (const spec_error&) {
         throw;
     } catch (const std::exception& e) {
         throw spec_error("kcheck_case", std::string("--case: ") + e.what() +
                                             " (keys: inputs[{spec, memory}], output{spec, memory}, mix, cores, seed, "
-                                            "optional device [x, y, banks])");
+                                            "optional device [x, y, banks], optional top)");
     }
     if (!tt::is_valid_runtime_mix(c.mix) || (c.mix & ~tt::flag::runtime_all) != 0)
         throw spec_error("kcheck_case",
@@ -309,14 +314,33 @@ case_result run_case(const op_desc& op, const case_spec& c, const launch_options
     sim::device dev(cfg);
     std::vector<sim::buffer_id> inputs;
     std::vector<sim::dense_tensor> data;
-    for (std::size_t i = 0; i < c.inputs.size(); ++i) {
-        inputs.push_back(dev.allocate(c.inputs[i], "input" + std::to_string(i)));
-        const distribution& d = dev.buffer(inputs.back()).dist;
-        data.push_back(sim::dense_tensor::random(d.tensor_pages, static_cast<std::uint32_t>(d.page_size / 4),
-                                                 c.seed * 31 + i + 1));
-        dev.write(inputs.back(), data.back());
+    // case_spec::top: each buffer just below the one before, from the end of its memory down.
+    std::map<sim::memory_kind, std::uint64_t> below;
+    auto allocate = [&](distribution_spec s, const std::string& name) {
+        const distribution d = make_distribution(s);
+        const sim::memory* m = d.cores.empty() ? nullptr : dev.memory_at(d.cores.front());
+        if (!c.top || m == nullptr) return dev.allocate(s, name);
+        const std::uint64_t bytes = d.reserved_pages_per_core() * d.aligned_page_size;
+        const std::uint64_t align = std::max(s.alignment, cfg.alloc_alignment);
+        std::uint64_t& end = below.try_emplace(m->kind(), m->end()).first->second;
+        if (end < m->base() + bytes + align) return dev.allocate(s, name);  // no room left at the top
+        s.bank_base = (end - bytes) / align * align;
+        end = s.bank_base;
+        return dev.allocate_at(s, name);
+    };
+    sim::buffer_id output;
+    try {
+        for (std::size_t i = 0; i < c.inputs.size(); ++i) {
+            inputs.push_back(allocate(c.inputs[i], "input" + std::to_string(i)));
+            const distribution& d = dev.buffer(inputs.back()).dist;
+            data.push_back(sim::dense_tensor::random(d.tensor_pages, static_cast<std::uint32_t>(d.page_size / 4),
+                                                     c.seed * 31 + i + 1));
+            dev.write(inputs.back(), data.back());
+        }
+        output = allocate(c.output, "output");
+    } catch (const sim::alloc_error& e) {  // no kernel ran: not a failure (nor a step the shrinker may take)
+        return not_applicable_result(std::string("the buffers do not fit the device: ") + e.what());
     }
-    const sim::buffer_id output = dev.allocate(c.output, "output");
     std::vector<core_coord> cores;
     for (std::uint32_t w = 0; w < c.num_cores; ++w) cores.push_back(dev.worker(w));
     const op_case oc{dev, inputs, output, c.mix, cores, tt::default_layout, sources};
@@ -353,81 +377,6 @@ case_result run_case(const op_desc& op, const case_spec& c, const launch_options
     out.summary =
         out.passed ? "passed" : std::string(to_string(out.findings.front().kind)) + ": " + out.findings.front().what;
     return out;
-}
-
-namespace {
-
-// One draw, steered into the op's contract where that is cheap (memory, layout, same spec,
-// mixes, aligned page sizes); draw_case checks the rest.
-std::optional<case_spec> draw_once(const op_desc& op, testkit::entropy& e, const check_options& o) {
-    const op_contract& k = op.contract;
-    const sim::device_config cfg = case_device(o.device);
-    case_spec c;
-    c.device = o.device;
-    const std::size_t lo = std::max<std::size_t>(op.min_rank, 1), hi = std::min<std::size_t>(op.max_rank, 8);
-    // Ranks 1..4 mostly, 8 on purpose now and then.
-    const std::size_t rank = e.chance(10) ? hi : e.between(lo, std::min(hi, std::max<std::size_t>(lo, 4)));
-    const shape pages = sim::draw_page_grid(e, rank, o.max_pages);
-    std::vector<shape> in_pages(op.num_inputs, pages);
-    const std::optional<shape> out_pages = op.output_pages(in_pages);
-    if (!out_pages) return std::nullopt;
-    if (k.same_spec && !(*out_pages == pages)) return std::nullopt;
-    const std::uint64_t bytes =
-        o.page_bytes.empty() ? 4 * e.between(1, 16) : o.page_bytes[e.between(0, o.page_bytes.size() - 1)];
-    auto draw = [&](const shape& p, distribution_spec& s, sim::memory_kind& m) {
-        const bool whole_table =
-            k.layout == op_contract::layouts::interleaved || (k.layout == op_contract::layouts::any && e.chance(12));
-        if (whole_table) {
-            m = k.memory ? *k.memory : e.chance(50) ? sim::memory_kind::dram : sim::memory_kind::l1;
-            s = whole_table_interleaved(cfg, p, bytes, m);
-        } else {
-            sim::draw_options opt;
-            opt.l1_only = k.memory == sim::memory_kind::l1;
-            sim::drawn_spec d = sim::draw_distribution(e, cfg, p, bytes, opt);
-            for (int tries = 0; k.memory && d.memory != *k.memory && tries < 8; ++tries)
-                d = sim::draw_distribution(e, cfg, p, bytes, opt);
-            s = d.spec;
-            m = d.memory;
-        }
-        // tt-metal's allocator aligns every page to the NoC's alignment of its memory.
-        s.alignment = std::max<std::uint64_t>(
-            s.alignment, m == sim::memory_kind::dram ? tt::chip_dram_alignment : tt::chip_l1_alignment);
-    };
-    for (std::size_t i = 0; i < op.num_inputs; ++i) {
-        c.inputs.emplace_back();
-        c.input_memory.emplace_back();
-        draw(pages, c.inputs.back(), c.input_memory.back());
-    }
-    if (k.same_spec && !c.inputs.empty()) {
-        c.output = c.inputs.front();
-        c.output_memory = c.input_memory.front();
-    } else {
-        draw(*out_pages, c.output, c.output_memory);
-    }
-    if (k.same_aligned_page) {  // every buffer at the largest alignment drawn
-        std::uint64_t a = c.output.alignment;
-        for (const distribution_spec& s : c.inputs) a = std::max(a, s.alignment);
-        for (distribution_spec& s : c.inputs) s.alignment = a;
-        c.output.alignment = a;
-    }
-    const std::vector<std::uint32_t> mixes = tt::all_runtime_mixes();
-    c.mix = e.chance(o.static_mix_percent) ? mixes[e.between(0, mixes.size() - 1)] : all_runtime;
-    if (!k.mixes.empty()) c.mix = k.mixes[e.between(0, k.mixes.size() - 1)];
-    c.num_cores =
-        static_cast<std::uint32_t>(e.between(1, std::min<std::uint64_t>(o.max_cores, cfg.grid_x * cfg.grid_y)));
-    c.seed = e.between(0, 1'000'000);
-    return c;
-}
-
-}  // namespace
-
-std::optional<case_spec> draw_case(const op_desc& op, testkit::entropy& e, const check_options& o) {
-    for (int attempt = 0; attempt < 16; ++attempt) {
-        std::optional<case_spec> c = draw_once(op, e, o);
-        if (!c) return std::nullopt;
-        if (outside_contract(op.contract, *c).empty()) return c;
-    }
-    return std::nullopt;
 }
 
 namespace {
@@ -553,6 +502,11 @@ std::vector<case_spec> simpler(const op_desc& op, const case_spec& c) {
         least(v.output, v.output_memory);
         if (changed) add(v);
     }
+    if (c.top) {
+        case_spec v = c;
+        v.top = false;
+        add(v);
+    }
     if (c.seed != 0) {
         case_spec v = c;
         v.seed = 0;
@@ -570,21 +524,16 @@ case_result run_one(const op_desc& op, const case_spec& c, const check_options& 
 
 check_report check_kernel(const op_desc& op, const check_options& given) {
     check_report report;
-    testkit::random_entropy e(given.seed);
-    check_options options = given;
+    const check_options& options = given;
     if (const std::string bad = bad_grid(options.device); !bad.empty()) throw std::invalid_argument("kcheck: " + bad);
     for (const std::uint32_t b : options.page_bytes)
         if (b == 0 || b % 4 != 0)
             throw std::invalid_argument("kcheck: page size " + std::to_string(b) +
                                         " bytes: page sizes are positive multiples of 4 (a page holds whole words)");
-    if (options.page_bytes.empty())
-        for (const auto& [lo, hi] : {std::pair{1, 3}, std::pair{4, 8}, std::pair{9, 16}})
-            options.page_bytes.push_back(static_cast<std::uint32_t>(4 * e.between(lo, hi)));
-    std::map<std::string, std::uint64_t> tags;
+    std::map<std::string, std::uint64_t> tags, hard;
     auto run = [&](const case_spec& c) { return run_one(op, c, options); };
     std::optional<case_result> first_result;
-    for (std::uint64_t i = 0; i < options.cases; ++i) {
-        std::optional<case_spec> c = draw_case(op, e, options);
+    for (const std::optional<case_spec>& c : draw_cases(op, options)) {
         if (!c) {
             ++report.cases_not_applicable;
             continue;
@@ -595,6 +544,7 @@ check_report check_kernel(const op_desc& op, const check_options& given) {
         for (const sim::memory_kind m : c->input_memory) ++tags[std::string("input in ") + memory_name(m)];
         ++tags[std::string("output in ") + memory_name(c->output_memory)];
         ++tags[c->mix == all_runtime ? "mix all runtime" : "mix with compile-time parts"];
+        for (const std::string& h : hard_classes(*c)) ++hard[h];
         ++report.cases_run;
         case_result r = run(*c);
         if (r.passed) continue;
@@ -626,6 +576,11 @@ check_report check_kernel(const op_desc& op, const check_options& given) {
         report.replay = "ndshard kcheck " + op.name + " " + replay_flags(best);
     }
     for (const auto& [tag, n] : tags) report.tags.push_back(tag + " x" + std::to_string(n));
+    for (const std::string& h : all_hard_classes(op.min_rank, op.max_rank)) {
+        const auto it = hard.find(h);
+        if (it == hard.end()) report.hard_missed.push_back(h);
+        else report.hard.push_back(h + " x" + std::to_string(it->second));
+    }
     return report;
 }
 

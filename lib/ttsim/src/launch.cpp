@@ -86,7 +86,7 @@ void kernel_services::cb_push_back(std::int32_t id, std::int32_t pages) {
                   call + " at " + hex(c.wr) + ": the pages straddle the end of the buffer (" + hex(c.end()) +
                       "); pushes of one lap must add up to its " + std::to_string(c.num_pages) + " pages");
     // A read still in flight into the pages being pushed: the consumer would see its poison.
-    for (const transfer& t : s_.in_flight_)
+    for (const transfer& t : s_.unsettled())
         if (!t.write && t.dst_core == core() && t.dst < c.wr + n * c.page_size && c.wr < t.dst + t.size)
             s_.report(finding_kind::async, *this,
                       call + ": a read into " + hex(t.dst) + " (" + std::to_string(t.size) +
@@ -125,7 +125,7 @@ void kernel_services::cb_pop_front(std::int32_t id, std::int32_t pages) {
         s_.report(finding_kind::cb_protocol, *this,
                   call + " at " + hex(c.rd) + ": the pages straddle the end of the buffer (" + hex(c.end()) + ")");
     // A write whose source is these pages and has not been read yet: the producer may overwrite them.
-    for (const transfer& t : s_.in_flight_)
+    for (const transfer& t : s_.unsettled())
         if (t.write && !t.taken && t.src_core == core() && t.src < c.rd + n * c.page_size && c.rd < t.src + t.size)
             s_.report(finding_kind::async, *this,
                       call + ": a write from " + hex(t.src) + " (" + std::to_string(t.size) +
@@ -220,7 +220,7 @@ void kernel_services::noc_write(std::uint32_t src_l1, std::uint64_t dst, std::ui
     s_.check_cb_window(*this, src_l1, size, false);
     s_.check_defined(*this, call, src_l1, to, static_cast<std::uint32_t>(local), size);
     // Data read from an L1 range a read has not landed in yet: the write would carry poison.
-    for (const transfer& t : s_.in_flight_)
+    for (const transfer& t : s_.unsettled())
         if (!t.write && t.dst_core == core() && t.dst < src_l1 + size && src_l1 < t.dst + t.size)
             s_.report(finding_kind::async, *this,
                       call + ": its source holds a read (into " + hex(t.dst) +
@@ -312,9 +312,9 @@ void kernel_services::noc_write_inline(std::uint64_t dst, const void* data, std:
 void kernel_services::noc_read_barrier(std::uint8_t noc) {
     step();
     unbarriered_reads_[noc & 1U] = 0;
-    for (transfer& t : s_.in_flight_)
+    for (transfer& t : s_.unsettled())
         if (!t.write && t.task == task_ && t.noc == noc) s_.land(t);
-    std::erase_if(s_.in_flight_, [](const transfer& t) { return t.size == 0; });
+    s_.erase_landed_unsettled();
 }
 
 void kernel_services::noc_write_barrier(std::uint8_t noc) {
@@ -322,12 +322,12 @@ void kernel_services::noc_write_barrier(std::uint8_t noc) {
     unbarriered_writes_[noc & 1U] = 0;
     for (transfer& t : s_.in_flight_)
         if (t.write && t.task == task_ && t.noc == noc) s_.land(t);
-    std::erase_if(s_.in_flight_, [](const transfer& t) { return t.size == 0; });
+    s_.erase_landed();
 }
 
 void kernel_services::noc_writes_flushed(std::uint8_t noc) {
     step();
-    for (transfer& t : s_.in_flight_)
+    for (transfer& t : s_.unsettled())
         if (t.write && t.task == task_ && t.noc == noc && !t.taken) s_.take_source(t);
 }
 
@@ -445,12 +445,12 @@ void launch_state::land(transfer& t) {
 
 void launch_state::land_due_reads() {
     bool any = false;
-    for (transfer& t : in_flight_)
+    for (transfer& t : unsettled())
         if (!t.write && t.land_at != 0 && t.land_at <= result_.steps) {
             land(t);
             any = true;
         }
-    if (any) std::erase_if(in_flight_, [](const transfer& t) { return t.size == 0; });
+    if (any) erase_landed_unsettled();
 }
 
 launch_result launch_state::run() {
@@ -474,6 +474,7 @@ launch_result launch_state::run() {
             return result_;
         }
     }
+    if (o_.on_compiled) o_.on_compiled();
 
     // --- the regions of the program in each core's L1 ---
     std::vector<std::pair<core_coord, sim::buffer_id>> regions;
@@ -590,7 +591,7 @@ launch_result launch_state::run() {
                     // of its NoC is a finding (tt-metal's firmware asserts the NoC idle here).
                     for (transfer& t : in_flight_)
                         if (t.task == svc->task_) land(t);
-                    std::erase_if(in_flight_, [](const transfer& t) { return t.size == 0; });
+                    erase_landed();
                     if (std::string open = svc->unbarriered(); !open.empty()) {
                         result_.findings.push_back({finding_kind::async, svc->name(), open});
                         sched_->stop();

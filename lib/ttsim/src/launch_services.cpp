@@ -80,7 +80,7 @@ void kernel_services::semaphore_inc(std::uint64_t dst, std::uint32_t increment, 
                               ", is not acknowledged yet; call noc_async_write_barrier before the signal");
             s_.land(t);
         }
-    std::erase_if(s_.in_flight_, [](const transfer& t) { return t.size == 0; });
+    s_.erase_landed();
     std::string why;
     finding_kind kind = finding_kind::noc_bounds;
     std::byte* p = local >> 32 != 0

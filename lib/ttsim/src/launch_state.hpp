@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <unordered_map>
 #include <string>
 #include <vector>
@@ -200,6 +201,30 @@ public:
     std::map<std::uint64_t, std::map<std::uint32_t, cb_state>> cbs_;
     std::map<std::uint64_t, std::vector<std::uint32_t>> semaphores_;  // per core: each id's address
     std::vector<transfer> in_flight_;
+    // Every transfer of in_flight_ before settled_ is a write whose source was read: nothing
+    // the per-call checks and barriers look for (reads, writes still reading their source),
+    // so they walk only the rest (a writer flushing each page of 65,536 would otherwise walk
+    // every earlier write per call). Only landing writes removes such transfers: those sites
+    // erase with erase_landed, which starts over.
+    std::size_t settled_ = 0;
+    // The transfers after the settled ones.
+    std::span<transfer> unsettled() {
+        while (settled_ < in_flight_.size() && in_flight_[settled_].write && in_flight_[settled_].taken &&
+               in_flight_[settled_].size != 0)
+            ++settled_;
+        return {in_flight_.data() + settled_, in_flight_.size() - settled_};
+    }
+    // Erases landed transfers (size 0) after the settled ones: reads landing, nothing else.
+    void erase_landed_unsettled() {
+        in_flight_.erase(std::remove_if(in_flight_.begin() + static_cast<std::ptrdiff_t>(settled_), in_flight_.end(),
+                                        [](const transfer& t) { return t.size == 0; }),
+                         in_flight_.end());
+    }
+    // Erases every landed transfer (writes too).
+    void erase_landed() {
+        std::erase_if(in_flight_, [](const transfer& t) { return t.size == 0; });
+        settled_ = 0;
+    }
     std::map<std::uint64_t, cb_shadow> fresh_;  // per core
     struct writer {
         std::uint32_t task = 0, clock = 0;

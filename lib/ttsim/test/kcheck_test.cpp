@@ -4,8 +4,13 @@
 // every drawn case is inside it, a case outside is not applicable, the shrinker stays in
 // it; a check on tt-metal's 8x8 grid with 12 DRAM banks runs.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <cstdio>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -194,6 +199,78 @@ TEST(TtsimKcheck, ACheckRunsOnTtMetalsGridOf8x8WorkersAnd12DramBanks) {
     EXPECT_NE(flags.find("\"device\":[8,8,12]"), std::string::npos) << flags;
     const std::string json = flags.substr(flags.find('\'') + 1, flags.rfind('\'') - flags.find('\'') - 1);
     EXPECT_TRUE(ttsim::parse_case(json).device == (ttsim::case_grid{8, 8, 12}));
+}
+
+// The default draw (100 cases, no page sizes given) reaches every hard class in every run:
+// more than 255, 4,095 and 65,536 pages, shards over 64 KiB, more than 255 shards a core,
+// tile pages, buffers at the top of L1 and of a DRAM bank, every rank; each case inside the
+// op's contract. A tally per seed.
+TEST(TtsimKcheck, TheDefaultDrawReachesEveryHardClassInEveryRun) {
+    const ttsim::op_desc op = copy_op("copy_reader.cpp");
+    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+        ttsim::check_options o;
+        o.seed = seed;
+        std::map<std::string, int> tally;
+        for (const std::optional<ttsim::case_spec>& c : ttsim::draw_cases(op, o)) {
+            if (!c) continue;
+            ASSERT_EQ(ttsim::outside_contract(op.contract, *c), "") << ttsim::describe(*c);
+            for (const std::string& h : ttsim::hard_classes(*c)) ++tally[h];
+        }
+        std::string seen;
+        for (const auto& [h, n] : tally) seen += h + " x" + std::to_string(n) + "; ";
+        for (const std::string& want : ttsim::all_hard_classes())
+            EXPECT_GT(tally[want], 0) << "seed " << seed << ": " << want << " not reached: " << seen;
+        std::printf("seed %llu: %s\n", static_cast<unsigned long long>(seed), seen.c_str());
+    }
+    // Off when asked.
+    ttsim::check_options o;
+    o.hard_every = 0;
+    for (const std::optional<ttsim::case_spec>& c : ttsim::draw_cases(op, o))
+        if (c) {
+            for (const std::string& h : ttsim::hard_classes(*c)) EXPECT_NE(h, "pages>65536");
+            EXPECT_FALSE(c->top);
+        }
+}
+
+// Every hard class runs, and passes, with the good copy: the big cases are cheap (4-byte
+// pages, whole outputs compared), and a case at the top of L1 or of a DRAM bank replays.
+TEST(TtsimKcheck, EveryHardCaseRunsCheaplyAndTheGoodCopyPassesIt) {
+    const ttsim::op_desc op = copy_op("copy_reader.cpp");
+    ttsim::check_options o = options(1);
+    testkit::random_entropy e(21);
+    o.page_bytes = {8};
+    for (std::uint64_t k = 0; k < 8; ++k) {
+        const std::optional<ttsim::case_spec> c = ttsim::draw_hard_case(op, e, o, k, true);
+        ASSERT_TRUE(c.has_value()) << "class " << k;
+        const auto t0 = std::chrono::steady_clock::now();
+        const ttsim::case_result r = ttsim::run_one(op, *c, o);
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        std::string classes;
+        for (const std::string& h : ttsim::hard_classes(*c)) classes += h + " ";
+        std::printf("hard case %llu (%s): %.2f s\n", static_cast<unsigned long long>(k), classes.c_str(), s);
+        EXPECT_TRUE(r.applicable && r.passed) << classes << ": " << r.summary << "\n" << ttsim::replay_flags(*c);
+        const std::string flags = ttsim::replay_flags(*c);
+        const std::string json = flags.substr(flags.find('\'') + 1, flags.rfind('\'') - flags.find('\'') - 1);
+        EXPECT_EQ(ttsim::parse_case(json).top, c->top);
+    }
+}
+
+// The case timer starts once the kernels are compiled: cold compiles slower than a 1 s
+// timeout (a fresh cache) are not a hang.
+TEST(TtsimKcheck, ACompileSlowerThanTheCaseTimeoutIsNotAHang) {
+    ttsim::check_options o = options(2);
+    o.case_timeout_s = 1;
+    o.page_bytes = {8};
+    o.static_mix_percent = 0;
+    o.hard_every = 0;
+    const std::filesystem::path cache =
+        std::filesystem::temp_directory_path() / ("ndshard-kcheck-cold-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(cache);
+    o.launch.cache = cache;
+    const ttsim::check_report r = ttsim::check_kernel(copy_op("copy_reader.cpp"), o);
+    std::filesystem::remove_all(cache);
+    EXPECT_EQ(r.cases_failed, 0U) << r.smallest_result.summary;
+    EXPECT_GE(r.cases_run, 1U);
 }
 
 }  // namespace

@@ -71,6 +71,7 @@ ttsim::check_options options_of(const kcheck_command& c) {
     o.page_bytes = c.page_bytes;
     o.isolate = c.isolate;
     o.case_timeout_s = c.timeout_s;
+    o.hard_every = c.hard_every;
     o.keep_going = c.keep_going;
     o.device = {c.grid_x, c.grid_y, c.dram_banks};
     if (!c.cache.empty()) o.launch.cache = c.cache;
@@ -172,14 +173,20 @@ CLI::App* add_kcheck_command(CLI::App& app, kcheck_flags& f) {
                      "one semaphore (initially 0) on the kernels' cores, its id the last runtime arg of both");
     add_text(kcheck, "--cases", f.cases, "cases to draw, 1..1000000; default 100", "N");
     add_text(kcheck, "--seed", f.seed, "seed of the drawn cases; default 1", "S");
-    add_text(kcheck, "--max-pages", f.max_pages, "pages of any tensor drawn, 1..1048576; default 4096", "N");
+    add_text(kcheck, "--max-pages", f.max_pages,
+             "pages of any tensor drawn, 1..1048576; default 4096 (hard cases go past it)", "N");
+    add_text(kcheck, "--hard-every", f.hard_every,
+             "every N-th case a hard one (over 65,536 pages, shards over 64 KiB, tile pages, buffers at "
+             "the top of L1 or DRAM, every rank), 0..1000000, 0: none; default 10",
+             "N");
     add_text(kcheck, "--cores", f.cores, "most worker cores (and L1 banks) a case uses, 1..8; default 8", "N");
     add_text(kcheck, "--page-bytes", f.page_bytes,
              "page sizes to draw from, multiples of 4 up to 4096; default: three drawn per run", "B,B,...");
     add_text(kcheck, "--static-percent", f.static_percent,
              "cases whose accessor words have compile-time parts (each set is a compile), 0..100; default 30", "P");
     add_text(kcheck, "--case", f.one_case, "run only this case (the JSON a failure's replay line prints)", "JSON");
-    add_text(kcheck, "--timeout-s", f.timeout, "a case running longer is a hang; 1..3600, default 60", "S");
+    add_text(kcheck, "--timeout-s", f.timeout,
+             "a case running longer once its kernels are compiled is a hang; 1..3600, default 60", "S");
     add_text(kcheck, "--cache", f.cache,
              "folder of compiled kernels (default: $NDSHARD_KERNEL_CACHE, else one under the temp dir)", "DIR");
     kcheck->add_flag("--no-isolate", f.no_isolate,
@@ -274,6 +281,7 @@ kcheck_command kcheck_of(const kcheck_flags& f, bool allow_files) {
     else c.max_cores = std::min(c.max_cores, c.grid_x * c.grid_y);
     if (f.static_percent)
         c.static_percent = static_cast<std::uint32_t>(bounded(*f.static_percent, "--static-percent", 0, 100));
+    if (f.hard_every) c.hard_every = static_cast<std::uint32_t>(bounded(*f.hard_every, "--hard-every", 0, 1000000));
     if (f.timeout) c.timeout_s = static_cast<std::uint32_t>(bounded(*f.timeout, "--timeout-s", 1, 3600));
     if (f.page_bytes) {
         const shape sizes = parse_shape(*f.page_bytes, "--page-bytes");
@@ -330,6 +338,8 @@ int run_kcheck(const kcheck_command& c, std::ostream& out) {
         for (const auto& [spec, summary] : r.failures)
             j["failures"].push_back({{"case", ttsim::describe(spec)}, {"summary", summary}});
         j["reached"] = r.tags;
+        j["hard_classes"] = r.hard;
+        j["hard_classes_missed"] = r.hard_missed;
         if (r.smallest) {
             j["smallest"] = {{"case", ttsim::describe(*r.smallest)},
                              {"summary", r.smallest_result.summary},
@@ -346,6 +356,16 @@ int run_kcheck(const kcheck_command& c, std::ostream& out) {
     if (!r.tags.empty()) {
         out << "reached:";
         for (const std::string& t : r.tags) out << " " << t << ";";
+        out << "\n";
+    }
+    if (!r.hard.empty()) {
+        out << "hard classes reached:";
+        for (const std::string& t : r.hard) out << " " << t << ";";
+        out << "\n";
+    }
+    if (!r.hard_missed.empty()) {
+        out << "hard classes not reached:";
+        for (const std::string& t : r.hard_missed) out << " " << t << ";";
         out << "\n";
     }
     if (r.cases_run == 0) {

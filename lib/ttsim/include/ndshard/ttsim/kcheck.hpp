@@ -2,9 +2,10 @@
 // factory and its dense reference) is run on generated input and output distributions
 // (every strategy, uneven edge shards, more cores than shards, ranks 1..8 where the op
 // allows, interleaved, legacy HEIGHT/WIDTH/BLOCK, L1 and DRAM, every accessor argument
-// mix), every output page is compared with the reference and every padding slot with its
-// sentinel, and the first failure is shrunk to the smallest failing pair and printed with
-// the command that replays it (`ndshard kcheck`).
+// mix; every 10th case a hard one: over 65,536 pages, shards over 64 KiB, tile pages,
+// buffers at the top of L1 or DRAM), every output page is compared with the reference and
+// every padding slot with its sentinel, and the first failure is shrunk to the smallest
+// failing pair and printed with the command that replays it (`ndshard kcheck`).
 #pragma once
 
 #include <cstdint>
@@ -63,6 +64,9 @@ struct case_spec {
     std::uint32_t num_cores = 2;  // worker cores the op runs on
     std::uint64_t seed = 0;       // data and interleaving
     case_grid device;             // the device the case runs on
+    // Every buffer placed at the top of its memory (the last bytes of L1 or of the DRAM
+    // bank, stacked downwards in allocation order) instead of at the lowest free address.
+    bool top = false;
 };
 
 // Which cases an op takes, as tt-metal's tests state it (they skip every other pair): the
@@ -116,10 +120,13 @@ case_result run_case(const op_desc& op, const case_spec& c, const launch_options
 struct check_options {
     std::uint64_t cases = 100;
     std::uint64_t seed = 1;
-    std::uint32_t max_pages = 4096;     // of any tensor drawn
-    std::uint32_t max_cores = 8;        // worker cores an op runs on (and banks of an L1 buffer)
-    bool isolate = true;                // each case in a child process: a crash or hang fails the case only
-    std::uint32_t case_timeout_s = 60;  // a child that runs longer is a hang
+    std::uint32_t max_pages = 4096;  // of any tensor drawn
+    std::uint32_t max_cores = 8;     // worker cores an op runs on (and banks of an L1 buffer)
+    bool isolate = true;             // each case in a child process: a crash or hang fails the case only
+    // A child that runs longer than this once its kernels are compiled is a hang (compiling
+    // has a budget of its own, 10x this and at least 600 s: under load it is slow, not hung);
+    // on a timeout the child's whole process group is killed, compilers included.
+    std::uint32_t case_timeout_s = 60;
     // Cases whose accessor words have compile-time parts (each such set is a kernel compiled anew).
     std::uint32_t static_mix_percent = 30;
     // The page sizes (bytes, multiples of 4) cases draw from. Page sizes are compile-time
@@ -128,6 +135,9 @@ struct check_options {
     // in both memories, in one, in neither) and reuses them; draw_case alone draws any of
     // 4..64.
     std::vector<std::uint32_t> page_bytes;
+    // Every hard_every-th case (the 10th, 20th, ...) is a hard case (draw_hard_case): the
+    // integer-width classes of hard_classes(), drawn past max_pages. 0: none.
+    std::uint32_t hard_every = 10;
     std::uint64_t shrink_steps = 200;  // cases the shrinker may run
     // Run every case after the first failure too and count the failures (the first one is
     // still the one shrunk).
@@ -145,15 +155,42 @@ struct check_report {
     std::vector<std::pair<case_spec, std::string>> failures;
     std::optional<case_spec> smallest;  // the shrunk failing case
     case_result smallest_result;
-    std::string replay;             // the command that replays it
-    std::vector<std::string> tags;  // distribution features reached, "rank:8 x12", ...
+    std::string replay;                    // the command that replays it
+    std::vector<std::string> tags;         // distribution features reached, "rank:8 x12", ...
+    std::vector<std::string> hard;         // hard classes reached, "pages>65536 x2", ... (hard_classes)
+    std::vector<std::string> hard_missed;  // hard classes no case reached
 };
+
+// The hard classes a case belongs to, where integer widths and sizes break kernels:
+// "pages>255", "pages>4095", "pages>65536" (the largest tensor), "shard>64KiB" (a bank's
+// bytes of one buffer past 2^16), "shards/core>255", "page:1088B" / "page:2048B" /
+// "page:4096B" (tile pages: bfloat8_b, bfloat16 and float32 32x32 tiles), "l1 top" and
+// "dram top" (buffers in the last bytes of L1, 1,499,136 bytes on Wormhole, or of a DRAM
+// bank), "rank:N".
+std::vector<std::string> hard_classes(const case_spec& c);
+// Every class hard_classes names for an op of ranks lo..hi.
+std::vector<std::string> all_hard_classes(std::size_t lo = 1, std::size_t hi = 8);
 
 // One case for `op` from any source of choices (a seeded PRNG, RapidCheck, a fuzzer's
 // bytes): distributions from the simulator's scenario generator, sometimes interleaved over
 // every bank, inside the op's contract; nullopt when the op does not apply to the drawn page
 // grid or no draw fits its contract.
 std::optional<case_spec> draw_case(const op_desc& op, testkit::entropy& e, const check_options& options);
+
+// The k-th hard case of a run (k = 0, 1, ...): class k % 8 of pages>65536 (interleaved over
+// every bank), pages>4095 in one-page shards (more than 255 shards a core), shard>64KiB,
+// page:1088B, page:2048B, page:4096B (with `tiles`; else the largest of
+// options.page_bytes), l1 top, dram top; rank lo + k % (hi - lo + 1) of the op's ranks.
+// Inside the op's contract, with 4-byte pages where it can (the big cases stay cheap); nullopt
+// when the class does not fit the op, its contract or the device (the caller then draws an
+// ordinary case).
+std::optional<case_spec> draw_hard_case(const op_desc& op, testkit::entropy& e, const check_options& options,
+                                        std::uint64_t k, bool tiles);
+
+// The cases check_kernel runs for `options`, in order (nullopt: drawn outside the op): from
+// a PRNG seeded with options.seed, three page sizes drawn first when options.page_bytes is
+// empty, every hard_every-th case a hard one.
+std::vector<std::optional<case_spec>> draw_cases(const op_desc& op, const check_options& options);
 
 // One case as check_kernel runs it: in a child process when options.isolate (a crash or a
 // hang is then a finding of kind crash), else in this process.

@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string_view>
 #include <string>
@@ -47,6 +48,9 @@ struct launch_options {
     // Compiled kernels are cached here (default: $NDSHARD_KERNEL_CACHE, else a folder in
     // the system's temporary directory).
     std::filesystem::path cache;
+    // Called once every kernel is compiled (or found in the cache), before any runs: kcheck
+    // starts a case's timer there, so a slow compile under load is not a hang.
+    std::function<void()> on_compiled;
 };
 
 enum class finding_kind : std::uint8_t {

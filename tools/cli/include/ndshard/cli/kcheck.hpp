@@ -32,7 +32,8 @@ struct kcheck_command {
     std::optional<std::string> one_case;    // --case: run this case only
     bool isolate = true;
     std::uint32_t timeout_s = 60;
-    std::string cache;  // empty: launch_options' default
+    std::uint32_t hard_every = 10;  // every n-th case a hard one (check_options::hard_every); 0: none
+    std::string cache;              // empty: launch_options' default
     bool json = false;
     bool keep_going = false;                               // every case runs; the failures are counted
     std::uint32_t grid_x = 4, grid_y = 2, dram_banks = 4;  // the case device (--grid, --dram-banks)
