@@ -209,6 +209,10 @@ TEST(Kernels, AnIntegerWidthDefectIsCaughtOnlyPastItsBoundary) {
     for (const width_defect& d :
          {width_defect{"page_id_uint16", 10, "pages>65536"}, width_defect{"shard_offset_uint16", 30, "shard>64KiB"}}) {
         ttsim::check_options o = options(d.cases, 5);
+        // Each step of shrinking a 65,537-page case runs 2-3 s: 40 steps, two at a time, are
+        // enough to show the shrinker stepping down and staying past the boundary.
+        o.shrink_steps = 40;
+        o.jobs = 2;
         const ttsim::check_report r = ttsim::check_kernel(kernels::defect_op(d.name), o);
         ASSERT_TRUE(r.smallest.has_value()) << d.name << " not caught in " << r.cases_run << " cases";
         const std::vector<std::string> classes = ttsim::hard_classes(*r.smallest);

@@ -1,17 +1,14 @@
 // ndshard::ttsim::check_kernel: an op over generated distributions (kcheck.hpp).
 #include "ndshard/ttsim/kcheck.hpp"
 #include "ndshard/ttsim/not_applicable.hpp"
+
+#include "kcheck_isolate.hpp"
 #include "kcheck_internal.hpp"
 
-#include <poll.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <chrono>
-#include <cstring>
 #include <map>
+#include <optional>
+#include <span>
 #include <sstream>
 #include <stdexcept>
 #include <tuple>
@@ -21,7 +18,6 @@
 #include "ndshard/sim/scenario.hpp"
 #include "ndshard/specio/spec_text.hpp"
 #include "ndshard/testkit/entropy.hpp"
-#include "ndshard/testkit/sanitizer_report.hpp"
 #include "ndshard/testkit/spec_gen.hpp"
 #include "ndshard/tt/noc.hpp"
 
@@ -68,130 +64,6 @@ case_result not_applicable_result(const std::string& why) {
     r.applicable = false;
     r.summary = "not applicable: " + why;
     return r;
-}
-
-// One case's findings over a pipe: a line per finding, fields separated by tabs, newlines
-// inside a field as \x01.
-std::string encode(const case_result& r) {
-    std::string out;
-    auto field = [](std::string s) {
-        std::replace(s.begin(), s.end(), '\n', '\x01');
-        std::replace(s.begin(), s.end(), '\t', ' ');
-        return s;
-    };
-    for (const finding& f : r.findings)
-        out += std::string(to_string(f.kind)) + "\t" + field(f.kernel) + "\t" + field(f.what) + "\n";
-    return out;
-}
-case_result decode(const std::string& text) {
-    case_result r;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) {
-        const std::size_t a = line.find('\t'), b = line.find('\t', a + 1);
-        if (a == std::string::npos || b == std::string::npos) continue;
-        finding f{finding_kind_from(line.substr(0, a)).value_or(finding_kind::crash), line.substr(a + 1, b - a - 1),
-                  line.substr(b + 1)};
-        std::replace(f.what.begin(), f.what.end(), '\x01', '\n');
-        r.findings.push_back(std::move(f));
-    }
-    r.passed = r.findings.empty();
-    r.summary = r.passed ? "passed" : std::string(to_string(r.findings.front().kind)) + ": " + r.findings.front().what;
-    return r;
-}
-
-// The first byte a case's child writes once its kernels are compiled (encode never writes it).
-constexpr char compiled_marker = '\x02';
-
-case_result run_isolated(const op_desc& op, const case_spec& c, const check_options& o) {
-    int out_pipe[2], err_pipe[2];
-    if (pipe(out_pipe) != 0 || pipe(err_pipe) != 0) throw std::runtime_error("kcheck: pipe failed");
-    const pid_t pid = fork();
-    if (pid < 0) throw std::runtime_error("kcheck: fork failed");
-    if (pid == 0) {
-        setpgid(0, 0);  // its own process group: a timeout kills the compilers it started too
-        close(out_pipe[0]);
-        close(err_pipe[0]);
-        dup2(err_pipe[1], 2);
-        std::string text;
-        launch_options lo = o.launch;
-        const int marker_fd = out_pipe[1];
-        lo.on_compiled = [marker_fd] {  // the case's timer starts now
-            const char m = compiled_marker;
-            (void)!write(marker_fd, &m, 1);
-        };
-        try {
-            text = encode(run_case(op, c, lo, o.sources));
-        } catch (const std::exception& e) {
-            text = "kernel_error\t\trun_case: " + std::string(e.what()) + "\n";
-        }
-        std::size_t off = 0;
-        while (off < text.size()) {
-            const ssize_t n = write(out_pipe[1], text.data() + off, text.size() - off);
-            if (n <= 0) break;
-            off += static_cast<std::size_t>(n);
-        }
-        _exit(0);
-    }
-    setpgid(pid, pid);  // as the child does (whichever runs first)
-    close(out_pipe[1]);
-    close(err_pipe[1]);
-    std::string out, err;
-    // Until the kernels are compiled, a compile budget (a compile queued behind other
-    // engineers' builds is slow, not hung); then the case's own timeout.
-    const std::uint64_t compile_s = std::max<std::uint64_t>(600, 10ULL * o.case_timeout_s);
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(compile_s);
-    bool timed_out = false, compiled = false;
-    pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
-    int open = 2;
-    while (open > 0) {
-        const auto left =
-            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-        if (left.count() <= 0) {
-            timed_out = true;
-            kill(-pid, SIGKILL);  // the child's group: the child and any compiler it spawned
-            kill(pid, SIGKILL);
-            break;
-        }
-        if (poll(fds, 2, static_cast<int>(left.count())) < 0 && errno != EINTR) break;
-        for (int i = 0; i < 2; ++i) {
-            if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP))) continue;
-            char buf[4096];
-            const ssize_t n = read(fds[i].fd, buf, sizeof buf);
-            if (n <= 0) {
-                close(fds[i].fd);
-                fds[i].fd = -1;
-                --open;
-            } else {
-                std::size_t skip = 0;
-                if (i == 0 && !compiled && out.empty() && buf[0] == compiled_marker) {
-                    compiled = true;
-                    skip = 1;
-                    deadline = std::chrono::steady_clock::now() + std::chrono::seconds(o.case_timeout_s);
-                }
-                (i == 0 ? out : err).append(buf + skip, static_cast<std::size_t>(n) - skip);
-                if (err.size() > (1 << 20)) err.erase(0, err.size() - (1 << 19));
-            }
-        }
-    }
-    for (pollfd& f : fds)
-        if (f.fd >= 0) close(f.fd);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    if (timed_out)
-        return {false,
-                {{finding_kind::crash, "",
-                  compiled ? "the case ran longer than " + std::to_string(o.case_timeout_s) +
-                                 " s after its kernels were compiled (a hang outside the API, or a busy loop)"
-                           : "compiling the case's kernels took longer than " + std::to_string(compile_s) + " s"}},
-                "crash: the case timed out"};
-    if (WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status) != 0)) {
-        const std::string found = testkit::sanitizer_summary(err);
-        const std::string how = WIFSIGNALED(status) ? std::string("signal ") + strsignal(WTERMSIG(status))
-                                                    : "exit status " + std::to_string(WEXITSTATUS(status));
-        const std::string what = "the case's process died (" + how + ")" + (found.empty() ? "" : ": " + found);
-        return {false, {{finding_kind::crash, "", what}}, "crash: " + what};
-    }
-    return decode(out);
 }
 
 }  // namespace
@@ -517,9 +389,34 @@ std::vector<case_spec> simpler(const op_desc& op, const case_spec& c) {
 
 }  // namespace
 
+namespace {
+
+// `cases` in order as run_one runs each, up to options.jobs at once when isolated; with
+// `stop_at_failure` the results end with the first failing case.
+std::vector<case_result> run_many(const op_desc& op, std::span<const case_spec> cases, const check_options& o,
+                                  bool stop_at_failure) {
+    if (o.isolate) {
+        const auto run = [&](const case_spec& c, const launch_options& lo) {
+            if (const std::string why = outside_contract(op.contract, c); !why.empty())
+                return not_applicable_result(why);
+            return run_case(op, c, lo, o.sources);
+        };
+        return detail::run_isolated(cases, run, o, stop_at_failure);
+    }
+    std::vector<case_result> out;
+    for (const case_spec& c : cases) {
+        out.push_back(run_one(op, c, o));
+        if (stop_at_failure && !out.back().passed) break;
+    }
+    return out;
+}
+
+}  // namespace
+
 case_result run_one(const op_desc& op, const case_spec& c, const check_options& options) {
     if (const std::string why = outside_contract(op.contract, c); !why.empty()) return not_applicable_result(why);
-    return options.isolate ? run_isolated(op, c, options) : run_case(op, c, options.launch, options.sources);
+    if (options.isolate) return std::move(run_many(op, std::span(&c, 1), options, true).front());
+    return run_case(op, c, options.launch, options.sources);
 }
 
 check_report check_kernel(const op_desc& op, const check_options& given) {
@@ -531,44 +428,51 @@ check_report check_kernel(const op_desc& op, const check_options& given) {
             throw std::invalid_argument("kcheck: page size " + std::to_string(b) +
                                         " bytes: page sizes are positive multiples of 4 (a page holds whole words)");
     std::map<std::string, std::uint64_t> tags, hard;
-    auto run = [&](const case_spec& c) { return run_one(op, c, options); };
-    std::optional<case_result> first_result;
-    for (const std::optional<case_spec>& c : draw_cases(op, options)) {
-        if (!c) {
-            ++report.cases_not_applicable;
-            continue;
+    // Every case is drawn first (the draw does not depend on results), then run in order.
+    const std::vector<std::optional<case_spec>> draws = draw_cases(op, options);
+    std::vector<case_spec> drawn;
+    std::vector<std::size_t> position;  // of drawn[i] among the draws
+    for (std::size_t i = 0; i < draws.size(); ++i)
+        if (draws[i]) {
+            drawn.push_back(*draws[i]);
+            position.push_back(i);
         }
-        for (const distribution_spec& s : c->inputs)
+    const std::vector<case_result> results = run_many(op, drawn, options, !options.keep_going);
+    // Draws outside the op's grids or contract, up to the last case run.
+    const std::size_t drawn_to = results.size() < drawn.size() ? position[results.size()] : draws.size();
+    for (std::size_t i = 0; i < drawn_to; ++i) report.cases_not_applicable += draws[i] ? 0 : 1;
+    std::optional<case_result> first_result;
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        const case_spec& c = drawn[i];
+        for (const distribution_spec& s : c.inputs)
             for (const std::string& f : testkit::features(s)) ++tags["input " + f];
-        for (const std::string& f : testkit::features(c->output)) ++tags["output " + f];
-        for (const sim::memory_kind m : c->input_memory) ++tags[std::string("input in ") + memory_name(m)];
-        ++tags[std::string("output in ") + memory_name(c->output_memory)];
-        ++tags[c->mix == all_runtime ? "mix all runtime" : "mix with compile-time parts"];
-        for (const std::string& h : hard_classes(*c)) ++hard[h];
+        for (const std::string& f : testkit::features(c.output)) ++tags["output " + f];
+        for (const sim::memory_kind m : c.input_memory) ++tags[std::string("input in ") + memory_name(m)];
+        ++tags[std::string("output in ") + memory_name(c.output_memory)];
+        ++tags[c.mix == all_runtime ? "mix all runtime" : "mix with compile-time parts"];
+        for (const std::string& h : hard_classes(c)) ++hard[h];
         ++report.cases_run;
-        case_result r = run(*c);
-        if (r.passed) continue;
+        if (results[i].passed) continue;
         ++report.cases_failed;
-        report.failures.emplace_back(*c, r.summary);
-        if (!first_result) first_result = std::move(r);
-        if (!options.keep_going) break;
+        report.failures.emplace_back(c, results[i].summary);
+        if (!first_result) first_result = results[i];
     }
     if (first_result) {
-        // Shrink the first failure: the first simpler variant that still fails, again and again.
+        // Shrink the first failure: the first simpler variant that still fails, again and
+        // again (the variants of a step run options.jobs at once; the first failing one wins).
         case_spec best = report.failures.front().first;
         case_result best_result = *first_result;
         std::uint64_t steps = 0;
         for (bool progress = true; progress && steps < options.shrink_steps;) {
             progress = false;
-            for (const case_spec& v : simpler(op, best)) {
-                if (++steps > options.shrink_steps) break;
-                case_result vr = run(v);
-                if (!vr.passed) {
-                    best = v;
-                    best_result = std::move(vr);
-                    progress = true;
-                    break;
-                }
+            std::vector<case_spec> variants = simpler(op, best);
+            if (variants.size() > options.shrink_steps - steps) variants.resize(options.shrink_steps - steps);
+            std::vector<case_result> tried = run_many(op, variants, options, true);
+            steps += tried.size();
+            if (!tried.empty() && !tried.back().passed) {
+                best = variants[tried.size() - 1];
+                best_result = std::move(tried.back());
+                progress = true;
             }
         }
         report.smallest = best;

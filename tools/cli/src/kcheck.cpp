@@ -5,6 +5,7 @@
 #include "ndshard/cli/kcheck.hpp"
 
 #include <algorithm>
+#include <thread>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
@@ -71,6 +72,7 @@ ttsim::check_options options_of(const kcheck_command& c) {
     o.page_bytes = c.page_bytes;
     o.isolate = c.isolate;
     o.case_timeout_s = c.timeout_s;
+    o.jobs = c.jobs != 0 ? c.jobs : std::max(1U, std::thread::hardware_concurrency());
     o.hard_every = c.hard_every;
     o.keep_going = c.keep_going;
     o.device = {c.grid_x, c.grid_y, c.dram_banks};
@@ -189,6 +191,10 @@ CLI::App* add_kcheck_command(CLI::App& app, kcheck_flags& f) {
              "a case running longer once its kernels are compiled is a hang; 1..3600, default 60", "S");
     add_text(kcheck, "--cache", f.cache,
              "folder of compiled kernels (default: $NDSHARD_KERNEL_CACHE, else one under the temp dir)", "DIR");
+    add_text(kcheck, "--jobs", f.jobs,
+             "cases run at once, each in its own process (the same results for any count), 1..256; default: one a "
+             "core",
+             "N");
     kcheck->add_flag("--no-isolate", f.no_isolate,
                      "run cases in this process (a debugger sees the kernel; a crash ends the run)");
     add_text(kcheck, "--contract", f.contract,
@@ -282,6 +288,7 @@ kcheck_command kcheck_of(const kcheck_flags& f, bool allow_files) {
     if (f.static_percent)
         c.static_percent = static_cast<std::uint32_t>(bounded(*f.static_percent, "--static-percent", 0, 100));
     if (f.hard_every) c.hard_every = static_cast<std::uint32_t>(bounded(*f.hard_every, "--hard-every", 0, 1000000));
+    if (f.jobs) c.jobs = static_cast<std::uint32_t>(bounded(*f.jobs, "--jobs", 1, 256));
     if (f.timeout) c.timeout_s = static_cast<std::uint32_t>(bounded(*f.timeout, "--timeout-s", 1, 3600));
     if (f.page_bytes) {
         const shape sizes = parse_shape(*f.page_bytes, "--page-bytes");

@@ -127,6 +127,10 @@ struct check_options {
     // has a budget of its own, 10x this and at least 600 s: under load it is slow, not hung);
     // on a timeout the child's whole process group is killed, compilers included.
     std::uint32_t case_timeout_s = 60;
+    // Isolated cases run this many at once (each child compiles its own kernels into the
+    // shared cache); the results, the first failure and its shrinking are the same for any
+    // count, as the cases and the shrinker's variants are taken in order.
+    std::uint32_t jobs = 1;
     // Cases whose accessor words have compile-time parts (each such set is a kernel compiled anew).
     std::uint32_t static_mix_percent = 30;
     // The page sizes (bytes, multiples of 4) cases draw from. Page sizes are compile-time
