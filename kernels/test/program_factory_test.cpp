@@ -2,11 +2,14 @@
 // compiled from their source as `ndshard kcheck --program` does: copy's factory
 // (kernels/ops/copy/program.cpp) passes kcheck; a factory's bad calls are one finding
 // naming the call and the value; a declined case is not a failure; a factory that does not
-// compile is one error. Few cases, one page size, runtime accessor words: few kernel compiles.
+// compile is one error; a factory whose CB is an input's shard (set_globally_allocated_address)
+// passes and fails without it. Few cases, one page size, runtime accessor words: few kernel compiles.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -68,6 +71,44 @@ TEST(ProgramFactory, TheOtherOpsWrittenWithTtMetalHostCallsPassKcheck) {
     EXPECT_EQ(ttmetal_host::params_of("permute:2,0,1"), (ttmetal_host::op_params{2, 0, 1}));
     EXPECT_EQ(ttmetal_host::params_of("copy"), ttmetal_host::op_params{});
     EXPECT_THROW((void)ttmetal_host::params_of("reduce:x"), std::invalid_argument);
+}
+
+// A whole factory whose reader's CB is the input's shard memory
+// (kernels/examples/cb_in_shard: set_globally_allocated_address on an L1-sharded input)
+// copies over many distributions; the same factory without set_globally_allocated_address
+// (a CB of fresh memory, never written) fails.
+TEST(ProgramFactory, ACopyWhoseCbIsTheInputsShardPassesAndFailsWithoutIt) {
+    const fs::path dir = kernels::kernels_dir() / "examples/cb_in_shard";
+    const fs::path work = fs::path(NDSHARD_KERNEL_CACHE_DIR) / "program-factory-test";
+    fs::create_directories(work);
+    std::ifstream good_file(dir / "program.cpp");
+    std::string source((std::istreambuf_iterator<char>(good_file)), std::istreambuf_iterator<char>());
+    const std::string placing = ".set_globally_allocated_address(input)";
+    const std::size_t at = source.find(placing);
+    ASSERT_NE(at, std::string::npos);
+    std::ofstream(work / "cb_not_in_shard.cpp") << source.erase(at, placing.size());
+
+    const ttsim::op_desc good = ttmetal_host::program_op(
+        kernels::copy_op(), ttmetal_host::load_factory(dir / "program.cpp", NDSHARD_KERNEL_CACHE_DIR), dir);
+    const ttsim::op_desc broken = ttmetal_host::program_op(
+        kernels::copy_op(), ttmetal_host::load_factory(work / "cb_not_in_shard.cpp", work), dir);
+    const ttsim::check_options o = options(16);
+    std::set<std::string> passed;
+    std::size_t broken_failed = 0;
+    testkit::random_entropy e(5);
+    for (int draw = 0; draw < 40; ++draw) {
+        const std::optional<ttsim::case_spec> c = ttsim::draw_case(good, e, o);
+        if (!c) continue;
+        const ttsim::case_result r = ttsim::run_case(good, *c, o.launch);
+        if (r.summary.starts_with("not applicable")) continue;  // not an L1-sharded input
+        EXPECT_EQ(r.summary, "passed") << ttsim::describe(*c);
+        passed.insert(ttsim::describe(*c));
+        if (!ttsim::run_case(broken, *c, o.launch).passed) ++broken_failed;
+    }
+    EXPECT_GE(passed.size(), 8u) << "too few L1-sharded inputs drawn";
+    EXPECT_GT(broken_failed, 0u);
+    RecordProperty("distributions_passed", static_cast<int>(passed.size()));
+    RecordProperty("broken_failed", static_cast<int>(broken_failed));
 }
 
 // A factory that declines 4-byte pages and puts its kernel off the device otherwise.
