@@ -34,14 +34,16 @@ ttsim::check_options options(std::uint32_t page_bytes) {
     return o;
 }
 
-TEST(ProgramFactory, CopyWrittenWithTtMetalHostCallsPassesKcheck) {
-    const fs::path dir = kernels::kernels_dir() / "ops/copy";
+// The factory in `folder` (kernels/ops/<folder>/program.cpp) passes kcheck against
+// `reference`, by running its cases rather than declining them.
+void expect_factory_passes(const ttsim::op_desc& reference, const std::string& folder) {
+    SCOPED_TRACE(folder);
+    const fs::path dir = kernels::kernels_dir() / "ops" / folder;
     const ttsim::op_desc op = ttmetal_host::program_op(
-        kernels::copy_op(), ttmetal_host::load_factory(dir / "program.cpp", NDSHARD_KERNEL_CACHE_DIR), dir);
+        reference, ttmetal_host::load_factory(dir / "program.cpp", NDSHARD_KERNEL_CACHE_DIR), dir);
     const ttsim::check_report r = ttsim::check_kernel(op, options(16));
     EXPECT_GT(r.cases_run, 0u);
     EXPECT_EQ(r.cases_failed, 0u) << r.smallest_result.summary << "\n" << r.replay;
-    // Passed by running, not by declining.
     testkit::random_entropy e(2);
     const ttsim::check_options o = options(16);
     const std::optional<ttsim::case_spec> c = ttsim::draw_case(op, e, o);
@@ -49,25 +51,15 @@ TEST(ProgramFactory, CopyWrittenWithTtMetalHostCallsPassesKcheck) {
     EXPECT_EQ(ttsim::run_case(op, *c, o.launch).summary, "passed");
 }
 
+TEST(ProgramFactory, CopyWrittenWithTtMetalHostCallsPassesKcheck) { expect_factory_passes(kernels::copy_op(), "copy"); }
+
 // The other ops' factories in tt-metal's host names (kernels/ops/*/program.cpp, sharing
 // kernels/ops/host_program.hpp): each passes kcheck against its reference, permute and reduce
 // with the reference's parameter as make_program's third argument.
 TEST(ProgramFactory, TheOtherOpsWrittenWithTtMetalHostCallsPassKcheck) {
     for (const auto& [name, folder] : std::vector<std::pair<std::string, std::string>>{
-             {"copy_shards", "copy_shards"}, {"permute:2,0,1", "permute"}, {"reduce:1", "reduce"}}) {
-        SCOPED_TRACE(name);
-        const fs::path dir = kernels::kernels_dir() / "ops" / folder;
-        const ttsim::op_desc op = ttmetal_host::program_op(
-            kernels::make_op(name), ttmetal_host::load_factory(dir / "program.cpp", NDSHARD_KERNEL_CACHE_DIR), dir);
-        const ttsim::check_report r = ttsim::check_kernel(op, options(16));
-        EXPECT_GT(r.cases_run, 0u);
-        EXPECT_EQ(r.cases_failed, 0u) << r.smallest_result.summary << "\n" << r.replay;
-        testkit::random_entropy e(2);
-        const ttsim::check_options o = options(16);
-        const std::optional<ttsim::case_spec> c = ttsim::draw_case(op, e, o);
-        ASSERT_TRUE(c.has_value());
-        EXPECT_EQ(ttsim::run_case(op, *c, o.launch).summary, "passed");
-    }
+             {"copy_shards", "copy_shards"}, {"permute:2,0,1", "permute"}, {"reduce:1", "reduce"}})
+        expect_factory_passes(kernels::make_op(name), folder);
     EXPECT_EQ(ttmetal_host::params_of("permute:2,0,1"), (ttmetal_host::op_params{2, 0, 1}));
     EXPECT_EQ(ttmetal_host::params_of("copy"), ttmetal_host::op_params{});
     EXPECT_THROW((void)ttmetal_host::params_of("reduce:x"), std::invalid_argument);

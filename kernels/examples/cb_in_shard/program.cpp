@@ -29,11 +29,11 @@ Program make_program(Buffer& input, Buffer& output) {
     const CoreRangeSet cores = spec->core_groups().cores_with_data;
 
     constexpr std::uint8_t cb = tt::CBIndex::c_0;
-    CreateCircularBuffer(program, cores,
-                         CircularBufferConfig(static_cast<std::uint32_t>(input.aligned_size_per_bank()),
-                                              {{cb, tt::DataFormat::Int32}})
-                             .set_page_size(cb, in_page)
-                             .set_globally_allocated_address(input));
+    CreateCircularBuffer(
+        program, cores,
+        CircularBufferConfig(static_cast<std::uint32_t>(input.aligned_size_per_bank()), {{cb, tt::DataFormat::Int32}})
+            .set_page_size(cb, in_page)
+            .set_globally_allocated_address(input));
 
     // writer: [0] CB, [1] page bytes, [2] input and [3] output aligned page, the input's and
     // the output's accessor words.
