@@ -1,13 +1,12 @@
-// kernels/ops/ops.cpp - the op registry and what the program factories share (factory.hpp).
+// kernels/ops/ops.cpp - the op registry and what the ops share (factory.hpp): a factory's
+// program with a kernel_swap applied, and lib/sim's output grid and reference.
 #include "ops/ops.hpp"
 
-#include <algorithm>
 #include <charconv>
 
 #include "ndshard/distribution.hpp"
 #include "ndshard/error.hpp"
 #include "ndshard/sim/error.hpp"
-#include "ndshard/tt/words.hpp"
 #include "ops/factory.hpp"
 
 #ifndef NDSHARD_KERNELS_DIR
@@ -19,81 +18,6 @@ namespace ndshard::kernels {
 std::filesystem::path kernels_dir() { return std::filesystem::path(NDSHARD_KERNELS_DIR); }
 
 namespace detail {
-
-std::vector<core_share> split_pages(std::uint64_t pages, const std::vector<core_coord>& cores) {
-    std::vector<core_share> out;
-    if (cores.empty()) {
-        if (pages != 0) throw sim::op_error(std::to_string(pages) + " pages and no core to run on");
-        return out;
-    }
-    const std::uint64_t per_core = pages / cores.size();
-    const std::uint64_t with_one_more = pages % cores.size();
-    std::uint64_t first = 0;
-    for (std::size_t i = 0; i < cores.size() && first < pages; ++i) {
-        const std::uint64_t count = per_core + (i < with_one_more ? 1 : 0);
-        out.push_back({cores[i], word(first, "first page"), word(count, "page count")});
-        first += count;
-    }
-    return out;
-}
-
-std::vector<core_coord> cores_of(const std::vector<core_share>& shares) {
-    std::vector<core_coord> out;
-    out.reserve(shares.size());
-    for (const core_share& s : shares) out.push_back(s.core);
-    return out;
-}
-
-std::uint32_t word(std::uint64_t value, const char* what) {
-    if (value > 0xFFFF'FFFFULL)
-        throw sim::op_error(std::string(what) + " " + std::to_string(value) +
-                            " does not fit the 32-bit argument word a kernel reads");
-    return static_cast<std::uint32_t>(value);
-}
-
-ttsim::circular_buffer_desc int32_cb(std::uint32_t id, std::uint32_t slot_bytes, std::uint32_t page_bytes,
-                                     std::uint32_t num_pages, std::vector<core_coord> cores) {
-    return {.id = id,
-            .page_size = slot_bytes,
-            .num_pages = num_pages,
-            .format = ttsim::data_format::int32,
-            .tile_hw = page_bytes / 4,
-            .cores = std::move(cores)};
-}
-
-void kernel_plan::append_accessor(const ttsim::op_case& c, sim::buffer_id buffer) {
-    ttsim::append_accessor_args(c.dev, buffer, c.mix, compile_time, common_runtime, c.layout);
-}
-
-void add_reader_writer(ttsim::program& p, kernel_plan reader, kernel_plan writer, const kernel_swap& swap) {
-    if (!swap.reader.empty()) reader.source = swap.reader;
-    if (!swap.writer.empty()) writer.source = swap.writer;
-    if (swap.semaphore) {
-        std::vector<core_coord> cores;
-        for (const kernel_plan* k : {&reader, &writer})
-            for (const auto& [core, args] : k->runtime)
-                if (std::find(cores.begin(), cores.end(), core) == cores.end()) cores.push_back(core);
-        const std::uint32_t semaphore = p.add_semaphore({.cores = cores, .initial = 0});
-        for (kernel_plan* k : {&reader, &writer})
-            for (auto& [core, args] : k->runtime) args.push_back(semaphore);
-    }
-    const auto add = [&p, &include_dirs = swap.include_dirs](kernel_plan& k, ttsim::processor proc) {
-        std::vector<core_coord> cores;
-        for (const auto& [core, args] : k.runtime) cores.push_back(core);
-        ttsim::kernel_desc desc;
-        desc.source = (kernels_dir() / k.source).string();
-        desc.proc = proc;
-        desc.compile_time_args = k.compile_time;
-        desc.include_dirs = include_dirs;
-        desc.cores = cores;
-        desc.name = k.source;
-        const ttsim::kernel_handle h = p.add_kernel(std::move(desc));
-        p.set_common_runtime_args(h, k.common_runtime);
-        for (auto& [core, args] : k.runtime) p.set_runtime_args(h, core, std::move(args));
-    };
-    add(reader, ttsim::riscv_0);
-    add(writer, ttsim::riscv_1);
-}
 
 ttsim::program host_program(const ttsim::op_case& c, const ttmetal_host::program_factory& factory,
                             const std::string& folder, const kernel_swap& swap) {
@@ -117,11 +41,6 @@ ttsim::program host_program(const ttsim::op_case& c, const ttmetal_host::program
             for (auto& [core, args] : k.runtime_args) args.push_back(id);
     }
     return ttmetal_host::to_ttsim(program, c.dev, kernels_dir() / folder);
-}
-
-bool is_sharded(const ttsim::op_case& c, sim::buffer_id buffer) {
-    const tt::tt_words w = ttsim::accessor_words(c.dev, buffer, c.mix, c.layout);
-    return !w.compile_time.empty() && (w.compile_time[0] & tt::flag::sharded) != 0;
 }
 
 ttsim::op_desc sim_op_desc(std::string name, const sim::op_spec& op, std::size_t min_rank, std::size_t max_rank,

@@ -1,9 +1,13 @@
 // kernels/ops/ops.hpp - ops whose kernels are written against tt-metal's published
 // data-movement API, as op descriptions for ndshard's kernel simulator (ttsim::op_desc,
-// ndshard/ttsim/kcheck.hpp). Each op is a reader on riscv_0 (NoC 0) and a writer on
-// riscv_1 (NoC 1) joined by a circular buffer, and a program factory that sizes the CBs
-// from the buffers' aligned page sizes, gives every kernel its buffer's TensorAccessorArgs
-// words and splits the output pages over the op's cores by first page and count.
+// ndshard/ttsim/kcheck.hpp). Each op is a reader and a writer joined by a circular buffer,
+// made by the op's program factory (kernels/ops/<op>/program.cpp, written with tt-metal's
+// host API: the example a user copies), which sizes the CBs from the buffers' aligned page
+// sizes, gives every kernel its buffer's TensorAccessorArgs words and splits the output
+// pages over the device's grid. copy places its reader on RISCV_0 (NoC 0) and its writer on
+// RISCV_1 (NoC 1); the others use tt-metal's Reader/WriterDataMovementConfig (reader on
+// RISCV_1 with NoC 0, writer on RISCV_0 with NoC 1). The grid is the largest rectangle from
+// (0,0) in the case's cores (ttmetal_host::run_factory).
 //
 //   "copy"           output page i = input page i, any two distributions of one page grid
 //   "copy_shards"    the same, each core writing whole output shards k, k + n, ... (a shard walk)

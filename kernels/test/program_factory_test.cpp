@@ -2,11 +2,14 @@
 // compiled from their source as `ndshard kcheck --program` does: copy's factory
 // (kernels/ops/copy/program.cpp) passes kcheck; a factory's bad calls are one finding
 // naming the call and the value; a declined case is not a failure; a factory that does not
-// compile is one error. Few cases, one page size, runtime accessor words: few kernel compiles.
+// compile is one error; a factory whose CB is an input's shard (set_globally_allocated_address)
+// passes and fails without it. Few cases, one page size, runtime accessor words: few kernel compiles.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -31,14 +34,16 @@ ttsim::check_options options(std::uint32_t page_bytes) {
     return o;
 }
 
-TEST(ProgramFactory, CopyWrittenWithTtMetalHostCallsPassesKcheck) {
-    const fs::path dir = kernels::kernels_dir() / "ops/copy";
+// The factory in `folder` (kernels/ops/<folder>/program.cpp) passes kcheck against
+// `reference`, by running its cases rather than declining them.
+void expect_factory_passes(const ttsim::op_desc& reference, const std::string& folder) {
+    SCOPED_TRACE(folder);
+    const fs::path dir = kernels::kernels_dir() / "ops" / folder;
     const ttsim::op_desc op = ttmetal_host::program_op(
-        kernels::copy_op(), ttmetal_host::load_factory(dir / "program.cpp", NDSHARD_KERNEL_CACHE_DIR), dir);
+        reference, ttmetal_host::load_factory(dir / "program.cpp", NDSHARD_KERNEL_CACHE_DIR), dir);
     const ttsim::check_report r = ttsim::check_kernel(op, options(16));
     EXPECT_GT(r.cases_run, 0u);
     EXPECT_EQ(r.cases_failed, 0u) << r.smallest_result.summary << "\n" << r.replay;
-    // Passed by running, not by declining.
     testkit::random_entropy e(2);
     const ttsim::check_options o = options(16);
     const std::optional<ttsim::case_spec> c = ttsim::draw_case(op, e, o);
@@ -46,28 +51,56 @@ TEST(ProgramFactory, CopyWrittenWithTtMetalHostCallsPassesKcheck) {
     EXPECT_EQ(ttsim::run_case(op, *c, o.launch).summary, "passed");
 }
 
+TEST(ProgramFactory, CopyWrittenWithTtMetalHostCallsPassesKcheck) { expect_factory_passes(kernels::copy_op(), "copy"); }
+
 // The other ops' factories in tt-metal's host names (kernels/ops/*/program.cpp, sharing
 // kernels/ops/host_program.hpp): each passes kcheck against its reference, permute and reduce
 // with the reference's parameter as make_program's third argument.
 TEST(ProgramFactory, TheOtherOpsWrittenWithTtMetalHostCallsPassKcheck) {
     for (const auto& [name, folder] : std::vector<std::pair<std::string, std::string>>{
-             {"copy_shards", "copy_shards"}, {"permute:2,0,1", "permute"}, {"reduce:1", "reduce"}}) {
-        SCOPED_TRACE(name);
-        const fs::path dir = kernels::kernels_dir() / "ops" / folder;
-        const ttsim::op_desc op = ttmetal_host::program_op(
-            kernels::make_op(name), ttmetal_host::load_factory(dir / "program.cpp", NDSHARD_KERNEL_CACHE_DIR), dir);
-        const ttsim::check_report r = ttsim::check_kernel(op, options(16));
-        EXPECT_GT(r.cases_run, 0u);
-        EXPECT_EQ(r.cases_failed, 0u) << r.smallest_result.summary << "\n" << r.replay;
-        testkit::random_entropy e(2);
-        const ttsim::check_options o = options(16);
-        const std::optional<ttsim::case_spec> c = ttsim::draw_case(op, e, o);
-        ASSERT_TRUE(c.has_value());
-        EXPECT_EQ(ttsim::run_case(op, *c, o.launch).summary, "passed");
-    }
+             {"copy_shards", "copy_shards"}, {"permute:2,0,1", "permute"}, {"reduce:1", "reduce"}})
+        expect_factory_passes(kernels::make_op(name), folder);
     EXPECT_EQ(ttmetal_host::params_of("permute:2,0,1"), (ttmetal_host::op_params{2, 0, 1}));
     EXPECT_EQ(ttmetal_host::params_of("copy"), ttmetal_host::op_params{});
     EXPECT_THROW((void)ttmetal_host::params_of("reduce:x"), std::invalid_argument);
+}
+
+// A whole factory whose reader's CB is the input's shard memory
+// (kernels/examples/cb_in_shard: set_globally_allocated_address on an L1-sharded input)
+// copies over many distributions; the same factory without set_globally_allocated_address
+// (a CB of fresh memory, never written) fails.
+TEST(ProgramFactory, ACopyWhoseCbIsTheInputsShardPassesAndFailsWithoutIt) {
+    const fs::path dir = kernels::kernels_dir() / "examples/cb_in_shard";
+    const fs::path work = fs::path(NDSHARD_KERNEL_CACHE_DIR) / "program-factory-test";
+    fs::create_directories(work);
+    std::ifstream good_file(dir / "program.cpp");
+    std::string source((std::istreambuf_iterator<char>(good_file)), std::istreambuf_iterator<char>());
+    const std::string placing = ".set_globally_allocated_address(input)";
+    const std::size_t at = source.find(placing);
+    ASSERT_NE(at, std::string::npos);
+    std::ofstream(work / "cb_not_in_shard.cpp") << source.erase(at, placing.size());
+
+    const ttsim::op_desc good = ttmetal_host::program_op(
+        kernels::copy_op(), ttmetal_host::load_factory(dir / "program.cpp", NDSHARD_KERNEL_CACHE_DIR), dir);
+    const ttsim::op_desc broken = ttmetal_host::program_op(
+        kernels::copy_op(), ttmetal_host::load_factory(work / "cb_not_in_shard.cpp", work), dir);
+    const ttsim::check_options o = options(16);
+    std::set<std::string> passed;
+    std::size_t broken_failed = 0;
+    testkit::random_entropy e(5);
+    for (int draw = 0; draw < 40; ++draw) {
+        const std::optional<ttsim::case_spec> c = ttsim::draw_case(good, e, o);
+        if (!c) continue;
+        const ttsim::case_result r = ttsim::run_case(good, *c, o.launch);
+        if (r.summary.starts_with("not applicable")) continue;  // not an L1-sharded input
+        EXPECT_EQ(r.summary, "passed") << ttsim::describe(*c);
+        passed.insert(ttsim::describe(*c));
+        if (!ttsim::run_case(broken, *c, o.launch).passed) ++broken_failed;
+    }
+    EXPECT_GE(passed.size(), 8u) << "too few L1-sharded inputs drawn";
+    EXPECT_GT(broken_failed, 0u);
+    RecordProperty("distributions_passed", static_cast<int>(passed.size()));
+    RecordProperty("broken_failed", static_cast<int>(broken_failed));
 }
 
 // A factory that declines 4-byte pages and puts its kernel off the device otherwise.

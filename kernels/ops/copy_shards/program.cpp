@@ -30,15 +30,14 @@ Program make_program(Buffer& input, Buffer& output) {
     // reader: [0] CB, [1] page bytes, [2] input and [3] output aligned page, the accessors' words
     const ops_host::kernel_words r = ops_host::words({cb, page.bytes, page.in, page.out}, {&input, &output});
     const ops_host::kernel_words w = ops_host::words({cb, page.bytes, page.out}, {&output});
-    const KernelHandle reader = CreateKernel(program, "reader.cpp", cores, ReaderDataMovementConfig(r.compile_time));
-    const KernelHandle writer = CreateKernel(program, "writer.cpp", cores, WriterDataMovementConfig(w.compile_time));
-    SetCommonRuntimeArgs(program, reader, r.common_runtime);
-    SetCommonRuntimeArgs(program, writer, w.common_runtime);
+    const ops_host::reader_writer kernels =
+        ops_host::create_reader_writer(program, cores, "reader.cpp", r, "writer.cpp", w);
 
     std::uint32_t k = 0;
     for (const CoreCoord& core : corerange_to_cores(cores, std::nullopt, true)) {
-        SetRuntimeArgs(program, reader, core, {input.address(), output.address(), k, num_cores, output.num_pages()});
-        SetRuntimeArgs(program, writer, core, {output.address(), k, num_cores, output.num_pages()});
+        SetRuntimeArgs(program, kernels.reader, core,
+                       {input.address(), output.address(), k, num_cores, output.num_pages()});
+        SetRuntimeArgs(program, kernels.writer, core, {output.address(), k, num_cores, output.num_pages()});
         ++k;
     }
     return program;

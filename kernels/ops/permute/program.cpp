@@ -33,21 +33,14 @@ Program make_program(Buffer& input, Buffer& output, const std::vector<std::uint3
     own.insert(own.end(), order.begin(), order.end());
     const ops_host::kernel_words r = ops_host::words(own, {&input});
     const ops_host::kernel_words w = ops_host::words({cb, page.bytes, page.out}, {&output});
-    const KernelHandle reader =
-        CreateKernel(program, "reader.cpp", all_cores, ReaderDataMovementConfig(r.compile_time));
-    const KernelHandle writer =
-        CreateKernel(program, "../copy/writer.cpp", all_cores, WriterDataMovementConfig(w.compile_time));
-    SetCommonRuntimeArgs(program, reader, r.common_runtime);
-    SetCommonRuntimeArgs(program, writer, w.common_runtime);
-
-    std::uint32_t first = 0;
-    for (const CoreCoord& core : corerange_to_cores(all_cores)) {
-        const std::uint32_t count = group_1.contains(core) ? pages_1 : pages_2;
-        std::vector<std::uint32_t> args{input.address(), first, count};
-        args.insert(args.end(), grid.begin(), grid.end());
-        SetRuntimeArgs(program, reader, core, args);
-        SetRuntimeArgs(program, writer, core, {output.address(), first, count});
-        first += count;
-    }
+    const ops_host::reader_writer k =
+        ops_host::create_reader_writer(program, all_cores, "reader.cpp", r, "../copy/writer.cpp", w);
+    ops_host::for_each_share(all_cores, group_1, pages_1, pages_2,
+                             [&](const CoreCoord& core, std::uint32_t first, std::uint32_t count) {
+                                 std::vector<std::uint32_t> args{input.address(), first, count};
+                                 args.insert(args.end(), grid.begin(), grid.end());
+                                 SetRuntimeArgs(program, k.reader, core, args);
+                                 SetRuntimeArgs(program, k.writer, core, {output.address(), first, count});
+                             });
     return program;
 }

@@ -34,19 +34,12 @@ Program make_program(Buffer& input, Buffer& output, const std::vector<std::uint3
     ops_host::int32_cb(program, all_cores, cb_sum, page.out, 1);
     const ops_host::kernel_words r = ops_host::words({cb_in, page.bytes, page.in}, {&input});
     const ops_host::kernel_words w = ops_host::words({cb_in, page.bytes, page.out, cb_sum}, {&output});
-    const KernelHandle reader =
-        CreateKernel(program, "reader.cpp", all_cores, ReaderDataMovementConfig(r.compile_time));
-    const KernelHandle writer =
-        CreateKernel(program, "writer.cpp", all_cores, WriterDataMovementConfig(w.compile_time));
-    SetCommonRuntimeArgs(program, reader, r.common_runtime);
-    SetCommonRuntimeArgs(program, writer, w.common_runtime);
-
-    std::uint32_t first = 0;
-    for (const CoreCoord& core : corerange_to_cores(all_cores)) {
-        const std::uint32_t count = group_1.contains(core) ? pages_1 : pages_2;
-        SetRuntimeArgs(program, reader, core, {input.address(), first, count, grid[dim], inner});
-        SetRuntimeArgs(program, writer, core, {output.address(), first, count, grid[dim]});
-        first += count;
-    }
+    const ops_host::reader_writer k =
+        ops_host::create_reader_writer(program, all_cores, "reader.cpp", r, "writer.cpp", w);
+    ops_host::for_each_share(
+        all_cores, group_1, pages_1, pages_2, [&](const CoreCoord& core, std::uint32_t first, std::uint32_t count) {
+            SetRuntimeArgs(program, k.reader, core, {input.address(), first, count, grid[dim], inner});
+            SetRuntimeArgs(program, k.writer, core, {output.address(), first, count, grid[dim]});
+        });
     return program;
 }
