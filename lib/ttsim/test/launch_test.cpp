@@ -442,6 +442,23 @@ TEST(TtsimLaunch, AWholeSlotCopyBetweenBuffersLaidOutAlikeIsNoFinding) {
         EXPECT_EQ(sim::first_difference(dev.read(out), data), "");
         EXPECT_TRUE(dev.padding_violations(out).empty());
     }
+    // One padding slot of the input written straight (L1 to L1, no CB) onto a real page of
+    // the output: a finding, naming the slot.
+    const distribution& d = dev.buffer(in).dist;
+    std::uint64_t pad = 0;
+    while (d.layout.page_at(0, pad).has_value()) ++pad;
+    ASSERT_TRUE(d.layout.page_at(0, 0).has_value());
+    const auto aps = static_cast<std::uint32_t>(d.aligned_page_size);
+    p.set_runtime_args(h, k.cores[0],
+                       {0, static_cast<std::uint32_t>(d.bank_base + pad * aps),
+                        static_cast<std::uint32_t>(dev.buffer(out).dist.bank_base), aps});
+    const ttsim::launch_result r = ttsim::launch(dev, p, options(1));
+    ASSERT_FALSE(r.ok());
+    const std::string all = findings(r);
+    EXPECT_EQ(r.findings.front().kind, ttsim::finding_kind::uninitialized) << all;
+    EXPECT_NE(all.find("byte 0 of its source, padding slot " + std::to_string(pad) + " of buffer 'in'"),
+              std::string::npos)
+        << all;
 }
 
 }  // namespace
