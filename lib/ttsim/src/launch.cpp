@@ -178,6 +178,7 @@ void kernel_services::noc_read(std::uint64_t src, std::uint32_t dst_l1, std::uin
                   call + ": source and destination are not aligned alike (" + std::to_string(local % 16) + " and " +
                       std::to_string(dst_l1 % 16) + " bytes past 16)");
     s_.check_cb_window(*this, dst_l1, size, true);
+    s_.check_defined(*this, call, from, static_cast<std::uint32_t>(local), core(), dst_l1, size);
     transfer t;
     t.task = task_;
     t.noc = noc;
@@ -218,7 +219,7 @@ void kernel_services::noc_write(std::uint32_t src_l1, std::uint64_t dst, std::ui
                   call + ": source and destination are not aligned alike (" + std::to_string(src_l1 % 16) + " and " +
                       std::to_string(local % 16) + " bytes past 16)");
     s_.check_cb_window(*this, src_l1, size, false);
-    s_.check_defined(*this, call, src_l1, to, static_cast<std::uint32_t>(local), size);
+    s_.check_defined(*this, call, core(), src_l1, to, static_cast<std::uint32_t>(local), size);
     // Data read from an L1 range a read has not landed in yet: the write would carry poison.
     for (const transfer& t : s_.unsettled())
         if (!t.write && t.dst_core == core() && t.dst < src_l1 + size && src_l1 < t.dst + t.size)
@@ -419,6 +420,7 @@ void launch_state::check_cb_window(kernel_services& who, std::uint32_t addr, std
 void launch_state::take_source(transfer& t) {
     const std::byte* src = l1(t.src_core, t.src);
     t.data.assign(src, src + t.size);
+    t.undef = undefined_runs(t.src_core, t.src, t.size);
     t.taken = true;
 }
 
@@ -428,16 +430,18 @@ void launch_state::land(transfer& t) {
     finding_kind kind;
     if (t.write) {
         if (!t.taken) take_source(t);
-        std::byte* dst = endpoint_bytes(t.dst_core, t.dst, t.size, true, false, why, kind);
+        std::byte* dst = endpoint_bytes(t.dst_core, t.dst, t.size, true, false, why, kind, t.data.data());
         if (dst != nullptr) std::memcpy(dst, t.data.data(), t.size);
-        if (dst != nullptr && is_worker(t.dst_core)) mark_written(t.dst_core, t.dst, t.size);
+        if (dst != nullptr) set_undefined(t.dst_core, mem_addr(t.dst_core, t.dst), t.size, t.undef);
     } else if (t.inline_source) {  // bytes of no memory (async_write_zeros): nothing is read
         std::memcpy(l1(t.dst_core, t.dst), t.data.data(), t.size);
-        mark_written(t.dst_core, t.dst, t.size);
+        set_undefined(t.dst_core, t.dst, t.size, {});
     } else {
         const std::byte* src = endpoint_bytes(t.src_core, t.src, t.size, false, false, why, kind);
+        const std::vector<undef_run> undef =
+            src != nullptr ? undefined_runs(t.src_core, mem_addr(t.src_core, t.src), t.size) : std::vector<undef_run>{};
         if (src != nullptr) std::memmove(l1(t.dst_core, t.dst), src, t.size);
-        mark_written(t.dst_core, t.dst, t.size);
+        set_undefined(t.dst_core, t.dst, t.size, undef);
     }
     if (t.write || !t.inline_source) hb_access(t);
     t.size = 0;  // landed: erased by the caller
@@ -538,7 +542,7 @@ launch_result launch_state::run() {
     for (std::uint32_t id = 0; id < p_.semaphores().size(); ++id)
         for (const core_coord& c : p_.semaphores()[id].cores)
             std::memcpy(l1(c, semaphores_[key(c)][id]), &p_.semaphores()[id].initial, 4);
-    fill_fresh_cbs();
+    init_undefined();
 
     // --- the tasks: every kernel on every one of its cores, on each of its threads ---
     sched_ = std::make_unique<detail::scheduler>(o_.seed, o_.preempt, [this](std::uint32_t w) { window_->show(w); });

@@ -31,12 +31,19 @@ using specio::hex;
 constexpr std::byte poison{0xDB};         // what a read's destination holds until the read lands
 constexpr std::byte never_written{0xCD};  // a circular buffer's bytes at the launch's start
 
-// The bytes of one core's circular buffers that no NoC transfer has written since the
-// launch began (a kernel's own stores through the L1 window are not seen: a byte counts as
-// written by one when its 4-byte word no longer holds never_written everywhere unwritten).
-struct cb_shadow {
-    std::uint32_t base = 0;
-    std::vector<std::uint8_t> noc_written;  // one per byte from base
+// Bytes nobody wrote (launch_defined.cpp): per core (L1) or DRAM bank, ranges of memory
+// addresses, each remembering where its first byte came from (a core's key and address).
+struct undef_span {
+    std::uint32_t end = 0;
+    std::uint64_t origin_core = 0;
+    std::uint32_t origin = 0;
+};
+using undef_set = std::map<std::uint32_t, undef_span>;  // begin -> the range
+// Undefined bytes of a transfer: [off, off + len) of it, from origin on.
+struct undef_run {
+    std::uint32_t off = 0, len = 0;
+    std::uint64_t origin_core = 0;
+    std::uint32_t origin = 0;
 };
 
 // A circular buffer on one core.
@@ -61,10 +68,11 @@ struct transfer {
     std::uint8_t noc = 0;
     core_coord src_core, dst_core;
     std::uint32_t src = 0, dst = 0, size = 0;
-    std::vector<std::byte> data;  // a write's source, once read
-    bool taken = false;           // a write: its source has been read (flushed)
-    bool inline_source = false;   // its source is `data`, not memory (noc_write_inline)
-    std::uint64_t land_at = 0;    // a read may land early, at this step (0: at its barrier)
+    std::vector<std::byte> data;   // a write's source, once read
+    bool taken = false;            // a write: its source has been read (flushed)
+    bool inline_source = false;    // its source is `data`, not memory (noc_write_inline)
+    std::uint64_t land_at = 0;     // a read may land early, at this step (0: at its barrier)
+    std::vector<undef_run> undef;  // a write: the undefined bytes of its source, once read
 };
 
 class launch_state;
@@ -174,12 +182,19 @@ public:
     void land_due_reads();
     void take_source(transfer& t);
     // --- bytes nobody wrote (launch_defined.cpp) ---
-    void fill_fresh_cbs();                                                    // at the start
-    void mark_written(core_coord c, std::uint32_t addr, std::uint32_t size);  // a transfer landed there
-    // A write of [src_l1, +size) on `who`'s core to `to` `local`: never-written bytes of its
-    // source that would land in a page of a buffer are an `uninitialized` finding.
-    void check_defined(kernel_services& who, const std::string& call, std::uint32_t src_l1, core_coord to,
-                       std::uint32_t local, std::uint32_t size);
+    void init_undefined();  // at the start: circular buffers, buffers' padding and unfilled pages
+    // A NoC-local address at c as its memory's address (a DRAM bank's table offset removed).
+    [[nodiscard]] std::uint32_t mem_addr(core_coord c, std::uint32_t local) const;
+    // The bytes of [addr, +size) at c (memory addresses) that nobody wrote.
+    std::vector<undef_run> undefined_runs(core_coord c, std::uint32_t addr, std::uint32_t size);
+    // A transfer landed on [addr, +size) at c: its undefined bytes are `runs`, the rest defined.
+    void set_undefined(core_coord c, std::uint32_t addr, std::uint32_t size, const std::vector<undef_run>& runs);
+    // "padding slot 3 of buffer 'in' (0x... in L1 of core (0,0))", "circular buffer 0 (slot 1) on (0,0)".
+    std::string place_of(std::uint64_t core, std::uint32_t addr, bool origin);
+    // A transfer of [src_local, +size) at `from` (NoC-local) to `to` `local`: undefined bytes
+    // of its source that would land in a page of a buffer are an `uninitialized` finding.
+    void check_defined(kernel_services& who, const std::string& call, core_coord from, std::uint32_t src_local,
+                       core_coord to, std::uint32_t local, std::uint32_t size);
     // The buffer whose bytes `local` at `at` is (addr: its address in the memory, core_index:
     // the core's index in its distribution), or nullptr.
     const sim::buffer_info* buffer_of(core_coord at, std::uint32_t local, std::uint32_t& addr,
@@ -225,7 +240,7 @@ public:
         std::erase_if(in_flight_, [](const transfer& t) { return t.size == 0; });
         settled_ = 0;
     }
-    std::map<std::uint64_t, cb_shadow> fresh_;  // per core
+    std::unordered_map<std::uint64_t, undef_set> undefined_;  // per core or DRAM bank
     struct writer {
         std::uint32_t task = 0, clock = 0;
         std::uint8_t mask = 0;  // the bytes of the word it wrote

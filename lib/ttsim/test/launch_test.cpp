@@ -25,7 +25,7 @@ const std::string kernels = NDSHARD_TTSIM_TEST_KERNELS;
 
 struct copy_setup {
     sim::device dev{ttsim::kernel_device_config(4, 2, 4)};
-    sim::buffer_id in, out;
+    sim::buffer_id in, out, src;  // src: what the reader reads (in, unless a test says)
     sim::dense_tensor data;
     std::vector<core_coord> cores{{0, 0}, {1, 0}};
 
@@ -44,6 +44,7 @@ struct copy_setup {
         out = dev.allocate(o, "out");
         data = sim::dense_tensor::random(dev.buffer(in).dist.tensor_pages, 16, 7);
         dev.write(in, data);
+        src = in;
         (void)mix;
     }
 
@@ -55,7 +56,7 @@ struct copy_setup {
         cb.cores = cores;
         p.add_circular_buffer(cb);
         std::vector<std::uint32_t> rct{0}, rcrt, wct{0}, wcrt;
-        ttsim::append_accessor_args(dev, in, mix, rct, rcrt);
+        ttsim::append_accessor_args(dev, src, mix, rct, rcrt);
         ttsim::append_accessor_args(dev, out, mix, wct, wcrt);
         ttsim::kernel_desc rk, wk;
         rk.source = kernels + "/" + reader;
@@ -72,7 +73,7 @@ struct copy_setup {
         const std::uint32_t pages = 105, half = 53;
         for (std::uint32_t i = 0; i < 2; ++i) {
             const std::uint32_t start = i * half, count = i == 0 ? half : pages - half;
-            p.set_runtime_args(r, cores[i], {static_cast<std::uint32_t>(dev.buffer(in).dist.bank_base), start, count});
+            p.set_runtime_args(r, cores[i], {static_cast<std::uint32_t>(dev.buffer(src).dist.bank_base), start, count});
             p.set_runtime_args(w, cores[i], {static_cast<std::uint32_t>(dev.buffer(out).dist.bank_base), start, count});
         }
         return p;
@@ -406,6 +407,94 @@ TEST(TtsimLaunch, WritesWithoutASourceAndDevicePrintRefuseMisuse) {
         EXPECT_EQ(r.findings[0].kind, expected[mode].kind) << "mode " << mode << "\n" << findings(r);
         EXPECT_NE(r.findings[0].what.find(expected[mode].what), std::string::npos) << findings(r);
     }
+}
+
+// Bytes nobody wrote, in buffers: a reader that reads a padding slot of its input (its
+// address computed wrong) sends padding into an output page; one that reads the output
+// back before anything wrote it sends never-written pages on. Both are `uninitialized`,
+// naming where the bytes were read and the page they would land in.
+TEST(TtsimLaunch, UndefinedBytesOfABufferReachingAnOutputPageAreFound) {
+    {
+        copy_setup c(ttsim::all_runtime);
+        ttsim::program p = c.program("raw_reader.cpp", ttsim::all_runtime);
+        const distribution& d = c.dev.buffer(c.in).dist;
+        std::uint64_t pad = 0;  // a padding slot of the input on core (0,0), bank 0
+        while (d.layout.page_at(0, pad).has_value()) ++pad;
+        ASSERT_LT(pad, d.reserved_pages_per_core());
+        const auto base = static_cast<std::uint32_t>(d.bank_base);
+        p.set_runtime_args(0, {0, 0}, {0, static_cast<std::uint32_t>(base + pad * 64), 0, 53});
+        p.set_runtime_args(0, {1, 0}, {1, base, 0, 52});  // bank 1's first slot: a real page
+        const ttsim::launch_result r = ttsim::launch(c.dev, p, options(1));
+        ASSERT_FALSE(r.ok());
+        const std::string all = findings(r);
+        EXPECT_EQ(r.findings.front().kind, ttsim::finding_kind::uninitialized) << all;
+        EXPECT_NE(all.find("it was read from padding slot " + std::to_string(pad) + " of buffer 'in'"),
+                  std::string::npos)
+            << all;
+        EXPECT_NE(all.find("circular buffer 0 (slot 0) on (0,0)"), std::string::npos) << all;
+        EXPECT_NE(all.find("of buffer 'out' at byte 0"), std::string::npos) << all;
+    }
+    for (std::uint64_t seed : {1, 2}) {
+        copy_setup c(ttsim::all_runtime);
+        c.src = c.out;  // the output, read back before anything wrote it
+        const ttsim::launch_result r =
+            ttsim::launch(c.dev, c.program("copy_reader.cpp", ttsim::all_runtime), options(seed));
+        ASSERT_FALSE(r.ok());
+        const std::string all = findings(r);
+        EXPECT_EQ(r.findings.front().kind, ttsim::finding_kind::uninitialized) << all;
+        EXPECT_NE(all.find("of buffer 'out' (0x"), std::string::npos) << all;
+        EXPECT_NE(all.find("never written (all its bytes held the sentinel"), std::string::npos) << all;
+    }
+}
+
+// tt-metal's copy via bank base: each core copies its whole range of a buffer (padding slots
+// and alignment gaps included) onto a buffer laid out alike. Padding lands in padding, gaps
+// in gaps: no finding, and every page arrives.
+TEST(TtsimLaunch, AWholeSlotCopyBetweenBuffersLaidOutAlikeIsNoFinding) {
+    sim::device dev{ttsim::kernel_device_config(4, 2, 4)};
+    distribution_spec s;  // [3,7,5] pages of 16 int32 aligned to 128, [2,2,2] shards on 2 L1 banks
+    s.tensor = {3, 7, 5};
+    s.shard = {2, 2, 2};
+    s.page.kind = page_kind::pages;
+    s.element_size = 64;
+    s.alignment = 128;
+    s.cores = {core_range{{0, 0}, {1, 0}}};
+    const sim::buffer_id in = dev.allocate(s, "in"), out = dev.allocate(s, "out");
+    const sim::dense_tensor data = sim::dense_tensor::random(dev.buffer(in).dist.tensor_pages, 16, 7);
+    dev.write(in, data);
+    ttsim::program p;
+    ttsim::kernel_desc k;
+    k.source = kernels + "/slot_copy.cpp";
+    k.cores = {{0, 0}, {1, 0}};
+    const auto h = p.add_kernel(k);
+    for (std::uint32_t bank = 0; bank < 2; ++bank)
+        p.set_runtime_args(h, k.cores[bank],
+                           {bank, static_cast<std::uint32_t>(dev.buffer(in).dist.bank_base),
+                            static_cast<std::uint32_t>(dev.buffer(out).dist.bank_base),
+                            static_cast<std::uint32_t>(dev.buffer(in).bytes_per_bank)});
+    for (std::uint64_t seed : {1, 2}) {
+        const ttsim::launch_result r = ttsim::launch(dev, p, options(seed));
+        ASSERT_TRUE(r.ok()) << findings(r);
+        EXPECT_EQ(sim::first_difference(dev.read(out), data), "");
+        EXPECT_TRUE(dev.padding_violations(out).empty());
+    }
+    // One padding slot of the input written straight (L1 to L1, no CB) onto a real page of
+    // the output: a finding, naming the slot.
+    const distribution& d = dev.buffer(in).dist;
+    std::uint64_t pad = 0;
+    while (d.layout.page_at(0, pad).has_value()) ++pad;
+    ASSERT_TRUE(d.layout.page_at(0, 0).has_value());
+    const auto aps = static_cast<std::uint32_t>(d.aligned_page_size);
+    p.set_runtime_args(h, k.cores[0],
+                       {0, static_cast<std::uint32_t>(d.bank_base + pad * aps),
+                        static_cast<std::uint32_t>(dev.buffer(out).dist.bank_base), aps});
+    const ttsim::launch_result r = ttsim::launch(dev, p, options(1));
+    ASSERT_FALSE(r.ok());
+    const std::string all = findings(r);
+    EXPECT_EQ(r.findings.front().kind, ttsim::finding_kind::uninitialized) << all;
+    EXPECT_NE(all.find("byte 0 of its source, padding slot " + std::to_string(pad) + " of buffer 'in'"),
+              std::string::npos)
+        << all;
 }
 
 }  // namespace
