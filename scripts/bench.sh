@@ -1,6 +1,11 @@
 #!/usr/bin/env bash
 # Usage: scripts/bench.sh [extra ndshard_bench flags...]
 #        scripts/bench.sh --device
+#        scripts/bench.sh --kcheck [bench/kcheck/rate.py flags...]
+#
+# --kcheck: distribution pairs a minute of `ndshard kcheck` for each op, cold (an empty
+# kernel cache: every variant compiled) and warm (the same run again), 100 cases each by
+# default; prints the markdown table of docs/performance.md (bench/kcheck/rate.py).
 #
 # --device: rv32im instructions (and hardware divides) per address, per page through each
 # iterator and per construction from runtime words, at -Os and -O2 (clang 14), counted
@@ -40,6 +45,16 @@ case "${1:-}" in
     python3 "$root/bench/device/count.py" --qemu qemu-riscv32 --objdump "$objdump" \
       --bin=-Os="$rv32/bench_device_Os" --bin=-O2="$rv32/bench_device_O2" \
       --markdown "$root/build/rv32im/device.md"
+    exit 0 ;;
+  --kcheck)
+    shift
+    bash "$root/scripts/install-deps.sh"
+    echo "=== configure + build (release preset, the ndshard command)" >&2
+    cmake --preset release >/dev/null
+    cmake --build --preset release --target ndshard >&2
+    echo "=== ndshard kcheck: pairs a minute, cold and warm ($(nproc) cores)" >&2
+    python3 "$root/bench/kcheck/rate.py" --ndshard "$root/build/release/bin/ndshard" \
+      --markdown "$root/build/release/kcheck-rate.md" "$@"
     exit 0 ;;
 esac
 
