@@ -166,8 +166,8 @@ void drain(int& fd, std::string& text, bool keep_tail) {
 
 }  // namespace
 
-std::vector<case_result> run_isolated(std::span<const case_spec> cases, const case_runner& run,
-                                      const check_options& o, bool stop_at_failure) {
+std::vector<case_result> run_isolated(std::span<const case_spec> cases, const case_runner& run, const check_options& o,
+                                      bool stop_at_failure) {
     const std::size_t jobs = std::max<std::size_t>(1, o.jobs);
     std::vector<std::optional<case_result>> results(cases.size());
     std::size_t end = cases.size();  // cases at or past `end` are not wanted

@@ -26,8 +26,8 @@ using case_runner = std::function<case_result(const case_spec&, const launch_opt
 // With `stop_at_failure`, no case after the first failing one starts, those after it that
 // already run are killed, and the results end with that failure; otherwise there is one
 // result per case. Results are in case order, whatever order the children finish in.
-std::vector<case_result> run_isolated(std::span<const case_spec> cases, const case_runner& run,
-                                      const check_options& o, bool stop_at_failure);
+std::vector<case_result> run_isolated(std::span<const case_spec> cases, const case_runner& run, const check_options& o,
+                                      bool stop_at_failure);
 
 // The time a case's kernels may take to compile: 10 case timeouts, at least 10 minutes.
 inline std::uint64_t compile_limit_s(const check_options& o) {
