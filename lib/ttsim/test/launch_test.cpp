@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <initializer_list>
 #include <string>
 #include <utility>
 #include <vector>
@@ -93,6 +94,15 @@ std::string findings(const ttsim::launch_result& r) {
     return s;
 }
 
+// The launch failed, its first finding is `kind`, and the findings' text names every one of
+// `parts`.
+void expect_found(const ttsim::launch_result& r, ttsim::finding_kind kind, std::initializer_list<std::string> parts) {
+    const std::string all = findings(r);
+    ASSERT_FALSE(r.ok()) << all;
+    EXPECT_EQ(r.findings.front().kind, kind) << all;
+    for (const std::string& part : parts) EXPECT_NE(all.find(part), std::string::npos) << part << "\n" << all;
+}
+
 TEST(TtsimLaunch, CopiesEveryPageThroughACircularBuffer) {
     for (std::uint32_t mix : {ttsim::all_compile_time, ttsim::all_runtime}) {
         for (std::uint64_t seed : {1, 2, 3}) {
@@ -111,19 +121,16 @@ TEST(TtsimLaunch, APushBeforeTheReadLandsIsFound) {
     copy_setup c(ttsim::all_runtime);
     const ttsim::launch_result r =
         ttsim::launch(c.dev, c.program("push_before_barrier_reader.cpp", ttsim::all_runtime), options(1));
-    ASSERT_FALSE(r.ok());
-    EXPECT_EQ(r.findings.front().kind, ttsim::finding_kind::async) << findings(r);
+    expect_found(r, ttsim::finding_kind::async, {});
     EXPECT_NE(r.findings.front().what.find("noc_async_read_barrier"), std::string::npos) << findings(r);
 }
 
 TEST(TtsimLaunch, ADeadlockNamesWhatEachKernelWaitsFor) {
     copy_setup c(ttsim::all_runtime);
     const ttsim::launch_result r = ttsim::launch(c.dev, c.program("greedy_reader.cpp", ttsim::all_runtime), options(1));
-    ASSERT_FALSE(r.ok());
-    const std::string all = findings(r);
-    EXPECT_EQ(r.findings.front().kind, ttsim::finding_kind::deadlock) << all;
-    EXPECT_NE(all.find("greedy_reader.cpp on (0,0) waits for cb_wait_front(0, 1)"), std::string::npos) << all;
-    EXPECT_NE(all.find("copy_writer.cpp on (1,0) waits for cb_wait_front(0, 1)"), std::string::npos) << all;
+    expect_found(r, ttsim::finding_kind::deadlock,
+                 {"greedy_reader.cpp on (0,0) waits for cb_wait_front(0, 1)",
+                  "copy_writer.cpp on (1,0) waits for cb_wait_front(0, 1)"});
 }
 
 // get_tile_size is one tile of the CB's format and tile shape (as on tt-metal), not its page size.
@@ -425,25 +432,17 @@ TEST(TtsimLaunch, UndefinedBytesOfABufferReachingAnOutputPageAreFound) {
         p.set_runtime_args(0, {0, 0}, {0, static_cast<std::uint32_t>(base + pad * 64), 0, 53});
         p.set_runtime_args(0, {1, 0}, {1, base, 0, 52});  // bank 1's first slot: a real page
         const ttsim::launch_result r = ttsim::launch(c.dev, p, options(1));
-        ASSERT_FALSE(r.ok());
-        const std::string all = findings(r);
-        EXPECT_EQ(r.findings.front().kind, ttsim::finding_kind::uninitialized) << all;
-        EXPECT_NE(all.find("it was read from padding slot " + std::to_string(pad) + " of buffer 'in'"),
-                  std::string::npos)
-            << all;
-        EXPECT_NE(all.find("circular buffer 0 (slot 0) on (0,0)"), std::string::npos) << all;
-        EXPECT_NE(all.find("of buffer 'out' at byte 0"), std::string::npos) << all;
+        expect_found(r, ttsim::finding_kind::uninitialized,
+                     {"it was read from padding slot " + std::to_string(pad) + " of buffer 'in'",
+                      "circular buffer 0 (slot 0) on (0,0)", "of buffer 'out' at byte 0"});
     }
     for (std::uint64_t seed : {1, 2}) {
         copy_setup c(ttsim::all_runtime);
         c.src = c.out;  // the output, read back before anything wrote it
         const ttsim::launch_result r =
             ttsim::launch(c.dev, c.program("copy_reader.cpp", ttsim::all_runtime), options(seed));
-        ASSERT_FALSE(r.ok());
-        const std::string all = findings(r);
-        EXPECT_EQ(r.findings.front().kind, ttsim::finding_kind::uninitialized) << all;
-        EXPECT_NE(all.find("of buffer 'out' (0x"), std::string::npos) << all;
-        EXPECT_NE(all.find("never written (all its bytes held the sentinel"), std::string::npos) << all;
+        expect_found(r, ttsim::finding_kind::uninitialized,
+                     {"of buffer 'out' (0x", "never written (all its bytes held the sentinel"});
     }
 }
 
@@ -489,12 +488,8 @@ TEST(TtsimLaunch, AWholeSlotCopyBetweenBuffersLaidOutAlikeIsNoFinding) {
                        {0, static_cast<std::uint32_t>(d.bank_base + pad * aps),
                         static_cast<std::uint32_t>(dev.buffer(out).dist.bank_base), aps});
     const ttsim::launch_result r = ttsim::launch(dev, p, options(1));
-    ASSERT_FALSE(r.ok());
-    const std::string all = findings(r);
-    EXPECT_EQ(r.findings.front().kind, ttsim::finding_kind::uninitialized) << all;
-    EXPECT_NE(all.find("byte 0 of its source, padding slot " + std::to_string(pad) + " of buffer 'in'"),
-              std::string::npos)
-        << all;
+    expect_found(r, ttsim::finding_kind::uninitialized,
+                 {"byte 0 of its source, padding slot " + std::to_string(pad) + " of buffer 'in'"});
 }
 
 }  // namespace
