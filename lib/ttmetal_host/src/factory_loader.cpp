@@ -115,7 +115,7 @@ program_factory load_factory(const fs::path& source, const fs::path& cache_in) {
 
     std::vector<std::string> cmd{NDSHARD_HOST_CXX};
     for (const std::string& f : words_of(NDSHARD_HOST_FLAGS, ' ')) cmd.push_back(f);
-    cmd.insert(cmd.end(), {"-std=c++20", "-O1", "-g1", "-fPIC", "-shared", "-fvisibility=hidden"});
+    cmd.insert(cmd.end(), {"-std=c++20", "-g1", "-fPIC", "-shared", "-fvisibility=hidden"});
     for (const std::string& dir : words_of(NDSHARD_HOST_INCLUDES, '|')) cmd.push_back("-I" + dir);
     cmd.push_back("-I" + src.parent_path().string());
 

@@ -86,7 +86,8 @@ std::vector<std::string> shared_flags(const kernel_desc& k) {
     std::vector<std::string> cmd{NDSHARD_TTSIM_CXX};
     for (std::string& f : split_flags(NDSHARD_TTSIM_FLAGS)) cmd.push_back(std::move(f));
     // -g1: line tables, enough for a sanitizer's stack, at half the compile time of -g.
-    cmd.insert(cmd.end(), {"-std=c++20", "-O1", "-g1", "-fPIC", "-fvisibility=hidden", "-w", "-DKERNEL_BUILD",
+    // The optimisation level is in NDSHARD_TTSIM_FLAGS (-O0 under the sanitizers, else -O1).
+    cmd.insert(cmd.end(), {"-std=c++20", "-g1", "-fPIC", "-fvisibility=hidden", "-w", "-DKERNEL_BUILD",
                            "-DARCH_WORMHOLE", "-DNDSHARD_TT_PLATFORM=\"ndshard/ttsim/kernel_platform.hpp\""});
 #if defined(__GNUC__) && !defined(__clang__)
     // One copy of each function-local static per object, never one merged across every

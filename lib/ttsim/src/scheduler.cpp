@@ -27,7 +27,7 @@ void scheduler::add(std::string name, std::uint32_t core, std::function<void()> 
 }
 
 void scheduler::wait_for_token(std::unique_lock<std::mutex>& lock, std::size_t me) {
-    cv_.wait(lock, [&] { return (running_ && current_ == me) || stopping_; });
+    tasks_[me]->turn.wait(lock, [&] { return (running_ && current_ == me) || stopping_; });
     if (stopping_) throw stop_kernel{};
     show_(tasks_[me]->core);
 }
@@ -35,7 +35,7 @@ void scheduler::wait_for_token(std::unique_lock<std::mutex>& lock, std::size_t m
 void scheduler::hand_over(std::unique_lock<std::mutex>& lock, std::size_t to) {
     const std::size_t me = current_;
     current_ = to;
-    cv_.notify_all();
+    tasks_[to]->turn.notify_one();
     wait_for_token(lock, me);
 }
 
@@ -69,8 +69,8 @@ std::string scheduler::run() {
     std::unique_lock<std::mutex> lock(mutex_);
     current_ = pick(npos);
     running_ = true;
-    cv_.notify_all();
-    cv_.wait(lock, [&] { return all_done_; });
+    tasks_[current_]->turn.notify_one();
+    all_done_cv_.wait(lock, [&] { return all_done_; });
     lock.unlock();
     for (task* t : tasks_) t->thread.join();
     return deadlock_;
@@ -84,7 +84,7 @@ void scheduler::finished(std::size_t me) {
     for (task* t : tasks_) all = all && t->done;
     if (all) {
         all_done_ = true;
-        cv_.notify_all();
+        all_done_cv_.notify_one();
         return;
     }
     if (stopping_) return;
@@ -93,12 +93,17 @@ void scheduler::finished(std::size_t me) {
         deadlock_ = "deadlock: every kernel waits:";
         for (task* t : tasks_)
             if (!t->done) deadlock_ += "\n  " + t->name + " waits for " + t->waiting_for;
-        stopping_ = true;
-        cv_.notify_all();
+        stop_all();
         return;
     }
     current_ = next;
-    cv_.notify_all();
+    tasks_[next]->turn.notify_one();
+}
+
+void scheduler::stop_all() {
+    // Called with the mutex held.
+    stopping_ = true;
+    for (task* t : tasks_) t->turn.notify_all();
 }
 
 void scheduler::maybe_switch() {
@@ -122,8 +127,7 @@ void scheduler::wait_until(const std::string& what, std::function<bool()> ready)
             deadlock_ = "deadlock: every kernel waits:";
             for (task* t : tasks_)
                 if (!t->done) deadlock_ += "\n  " + t->name + " waits for " + t->waiting_for;
-            stopping_ = true;
-            cv_.notify_all();
+            stop_all();
             throw stop_kernel{};
         }
         hand_over(lock, next);
@@ -134,8 +138,7 @@ void scheduler::wait_until(const std::string& what, std::function<bool()> ready)
 
 void scheduler::stop() {
     std::lock_guard<std::mutex> lock(mutex_);
-    stopping_ = true;
-    cv_.notify_all();
+    stop_all();
 }
 
 }  // namespace ndshard::ttsim::detail

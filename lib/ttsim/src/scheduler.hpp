@@ -30,6 +30,9 @@ public:
         std::string waiting_for;      // while waiting: what for, in words
         bool done = false;
         std::thread thread;
+        // Signalled when the token is handed to this task (or the launch stops): each task
+        // waits on its own, so a hand-over wakes one thread, not every kernel's.
+        std::condition_variable turn;
     };
 
     scheduler(std::uint64_t seed, std::uint32_t preempt, std::function<void(std::uint32_t core)> show);
@@ -55,9 +58,11 @@ private:
     // The next task to run among those that may, or npos; `except` is skipped when others can.
     std::size_t pick(std::size_t except);
     void finished(std::size_t me);
+    // Sets stopping_ and wakes every task (each then unwinds) and run().
+    void stop_all();
 
     std::mutex mutex_;
-    std::condition_variable cv_;
+    std::condition_variable all_done_cv_;  // run() waits on it for all_done_
     std::vector<task*> tasks_;
     std::size_t current_ = 0;
     bool running_ = false, stopping_ = false, all_done_ = false;
