@@ -40,6 +40,9 @@ struct defect_expectation {
     // "padding" for a padding slot or alignment gap overwritten.
     std::vector<std::string> checks;
     std::uint64_t max_pages = 0;  // the shrunk case: every tensor of it at most this many pages
+    // Interleavings each case runs under (launch_options::schedules; `schedules=K` in the
+    // file, default 1): a mistake that only some orders of the kernels expose.
+    std::uint32_t schedules = 1;
     std::string comment;
 };
 

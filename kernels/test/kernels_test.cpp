@@ -131,6 +131,7 @@ TEST(Kernels, EveryDefectIsCaughtByItsCheckWithASmallCounterexample) {
         ++checked;
         const kernels::defect_expectation& e = expected[i];
         ttsim::check_options o = options(std::max<std::uint64_t>(cases_from_env(60), 60), 5);
+        o.launch.schedules = e.schedules;
         // A defect found only in a case of thousands of pages (the integer-width ones) shrinks
         // in steps of 1-3 s each: 40 of them, two at a time (kernels.hard_classes shows the
         // shrunk case staying past its boundary).
@@ -232,6 +233,41 @@ TEST(Kernels, AnIntegerWidthDefectIsCaughtOnlyPastItsBoundary) {
         const ttsim::check_report ordinary = ttsim::check_kernel(kernels::defect_op(d.name), o);
         EXPECT_EQ(ordinary.cases_failed, 0U) << d.name << ": " << ordinary.smallest_result.summary;
     }
+}
+
+// --schedules: counter_lost_update loses a count only when its two kernels interleave inside
+// their load-store window. Over the same drawn cases, schedule 0 alone (the case's seed)
+// passes some that one of 8 interleavings fails, every case schedule 0 fails still fails
+// with 8 (schedule 0 is among them), and a case failed by a later schedule says which.
+TEST(Kernels, MoreSchedulesFindAnOrderDependentMistakeOneOrderMisses) {
+    const ttsim::op_desc op = kernels::defect_op("counter_lost_update");
+    ttsim::check_options o = options(cases_from_env(24), 3);
+    o.page_bytes = {8};  // one compile per kernel
+    o.static_mix_percent = 0;
+    o.hard_every = 0;
+    std::size_t runs = 0, one = 0, eight = 0, only_later = 0;
+    for (const std::optional<ttsim::case_spec>& c : ttsim::draw_cases(op, o)) {
+        if (!c) continue;
+        o.launch.schedules = 1;
+        const ttsim::case_result first = ttsim::run_one(op, *c, o);
+        o.launch.schedules = 8;
+        const ttsim::case_result more = ttsim::run_one(op, *c, o);
+        if (!first.applicable) continue;
+        ++runs;
+        one += first.passed ? 0 : 1;
+        eight += more.passed ? 0 : 1;
+        EXPECT_TRUE(first.passed || !more.passed) << ttsim::describe(*c) << ": " << first.summary;
+        if (first.passed && !more.passed) {
+            ++only_later;
+            EXPECT_EQ(more.summary.rfind("deadlock: schedule ", 0), 0U) << more.summary;
+        }
+    }
+    std::printf(
+        "kernels: counter_lost_update failed %zu of %zu cases under one schedule, %zu under 8 (%zu only "
+        "by a later one)\n",
+        one, runs, eight, only_later);
+    EXPECT_GT(runs, 0U);
+    EXPECT_GT(only_later, 0U);
 }
 
 }  // namespace

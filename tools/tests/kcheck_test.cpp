@@ -80,10 +80,14 @@ TEST(KcheckCli, TheGoodCopyPasses) {
     EXPECT_NE(r.out.find("hard classes not reached: pages>255; pages>4095; pages>65536;"), std::string::npos) << r.out;
 }
 
-TEST(KcheckCli, HardEveryIsChecked) {
-    const run_output r = run_cli({"kcheck", "copy", "--hard-every", "-1"});
-    EXPECT_EQ(r.code, 2) << r.out << r.err;
-    EXPECT_NE(r.err.find("--hard-every"), std::string::npos) << r.err;
+TEST(KcheckCli, HardEveryAndSchedulesAreChecked) {
+    for (const std::vector<std::string>& flag :
+         {std::vector<std::string>{"--hard-every", "-1"}, std::vector<std::string>{"--schedules", "0"},
+          std::vector<std::string>{"--schedules", "65"}}) {
+        const run_output r = run_cli({"kcheck", "copy", flag[0], flag[1]});
+        EXPECT_EQ(r.code, 2) << r.out << r.err;
+        EXPECT_NE(r.err.find(flag[0] + " \"" + flag[1] + "\""), std::string::npos) << r.err;
+    }
 }
 
 // The replay line of a failure, run as it is printed (its quoted words unquoted), fails again.
@@ -134,6 +138,26 @@ TEST(KcheckCli, ADefectiveReaderIsCaughtShrunkAndReplayed) {
     const run_output good = run_cli(with_cache(args));
     EXPECT_EQ(good.code, 0) << good.out << good.err;
     EXPECT_NE(good.out.find("\nPASS\n"), std::string::npos) << good.out;
+}
+
+// --schedules N: a mistake only some interleavings expose is caught, and the replay line
+// carries the flag, so the replay fails again.
+TEST(KcheckCli, TheReplayOfAFailureUnderSchedulesCarriesThem) {
+    const std::string dir = std::string(NDSHARD_KERNELS_DIR) + "/defects/counter_lost_update";
+    const run_output r = run_cli(with_cache({"kcheck", "copy", "--reader", dir + "_reader.cpp", "--writer",
+                                             dir + "_writer.cpp", "--semaphore", "--schedules", "8", "--cases", "12",
+                                             "--max-pages", "32", "--page-bytes", "8", "--static-percent", "0"}));
+    ASSERT_EQ(r.code, 1) << r.out << r.err;
+    EXPECT_NE(r.out.find("deadlock"), std::string::npos) << r.out;
+    const std::size_t at = r.out.find("replay: ndshard kcheck copy --case '");
+    ASSERT_NE(at, std::string::npos) << r.out;
+    const std::string line = r.out.substr(at + 8, r.out.find('\n', at) - at - 8);
+    EXPECT_NE(line.find(" --schedules 8"), std::string::npos) << line;
+    std::vector<std::string> args = replay_args(line);
+    ASSERT_EQ(args[0], "ndshard");
+    args.erase(args.begin());
+    const run_output again = run_cli(with_cache(args));
+    EXPECT_EQ(again.code, 1) << again.out << again.err;
 }
 
 TEST(KcheckCli, JsonReportsTheCounts) {

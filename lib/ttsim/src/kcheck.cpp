@@ -19,6 +19,7 @@
 #include "ndshard/specio/spec_text.hpp"
 #include "ndshard/testkit/entropy.hpp"
 #include "ndshard/testkit/spec_gen.hpp"
+#include "ndshard/testkit/splitmix64.hpp"
 #include "ndshard/tt/noc.hpp"
 
 #include <nlohmann/json.hpp>
@@ -179,9 +180,25 @@ case_spec parse_case(const std::string& text) {
     return c;
 }
 
-case_result run_case(const op_desc& op, const case_spec& c, const launch_options& options,
-                     const std::map<std::string, std::string>& sources) {
-    if (const std::string why = outside_contract(op.contract, c); !why.empty()) return not_applicable_result(why);
+namespace {
+
+// The launch options of schedule `k` of a case (launch_options::schedules): schedule 0 is the
+// case's own seed and the given switch chance; the others derive their seeds from it and
+// cycle the chance (in 1/65536 per API call) through almost every call, rarely, often and
+// half the calls, so a run of kernels is cut short, left long, and everything between.
+launch_options schedule_options(const launch_options& given, const case_spec& c, std::uint32_t k) {
+    launch_options lo = given;
+    lo.seed = c.seed;
+    if (k == 0) return lo;
+    constexpr std::uint32_t chances[] = {65535, 256, 16384, 32768};
+    lo.seed = testkit::splitmix64{c.seed + k}.next();
+    lo.preempt = chances[(k - 1) % std::size(chances)];
+    return lo;
+}
+
+// One launch of case `c` under `lo`, on a fresh device, and the checks after it.
+case_result run_schedule(const op_desc& op, const case_spec& c, const launch_options& lo,
+                         const std::map<std::string, std::string>& sources) {
     const sim::device_config cfg = case_device(c.device);
     sim::device dev(cfg);
     std::vector<sim::buffer_id> inputs;
@@ -222,8 +239,6 @@ case_result run_case(const op_desc& op, const case_spec& c, const launch_options
     } catch (const not_applicable& e) {  // the factory declines the case: not a failure
         return not_applicable_result(e.what());
     }
-    launch_options lo = options;
-    lo.seed = c.seed;
     const launch_result r = launch(dev, p, lo);
     case_result out;
     out.findings = r.findings;
@@ -249,6 +264,25 @@ case_result run_case(const op_desc& op, const case_spec& c, const launch_options
     out.summary =
         out.passed ? "passed" : std::string(to_string(out.findings.front().kind)) + ": " + out.findings.front().what;
     return out;
+}
+
+}  // namespace
+
+case_result run_case(const op_desc& op, const case_spec& c, const launch_options& options,
+                     const std::map<std::string, std::string>& sources) {
+    if (const std::string why = outside_contract(op.contract, c); !why.empty()) return not_applicable_result(why);
+    case_result r;
+    for (std::uint32_t k = 0; k < std::max(options.schedules, 1U); ++k) {
+        r = run_schedule(op, c, schedule_options(options, c, k), sources);
+        if (!r.applicable || !r.passed) {
+            if (k > 0 && !r.passed) {  // each finding says which interleaving it came from
+                for (finding& f : r.findings) f.what = "schedule " + std::to_string(k) + ": " + f.what;
+                r.summary = std::string(to_string(r.findings.front().kind)) + ": " + r.findings.front().what;
+            }
+            break;
+        }
+    }
+    return r;
 }
 
 namespace {
@@ -478,6 +512,7 @@ check_report check_kernel(const op_desc& op, const check_options& given) {
         report.smallest = best;
         report.smallest_result = best_result;
         report.replay = "ndshard kcheck " + op.name + " " + replay_flags(best);
+        if (options.launch.schedules > 1) report.replay += " --schedules " + std::to_string(options.launch.schedules);
     }
     for (const auto& [tag, n] : tags) report.tags.push_back(tag + " x" + std::to_string(n));
     for (const std::string& h : all_hard_classes(op.min_rank, op.max_rank)) {

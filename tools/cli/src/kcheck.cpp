@@ -74,6 +74,7 @@ ttsim::check_options options_of(const kcheck_command& c) {
     o.case_timeout_s = c.timeout_s;
     o.jobs = c.jobs != 0 ? c.jobs : std::max(1U, std::thread::hardware_concurrency());
     o.hard_every = c.hard_every;
+    o.launch.schedules = c.schedules;
     o.keep_going = c.keep_going;
     o.device = {c.grid_x, c.grid_y, c.dram_banks};
     if (!c.cache.empty()) o.launch.cache = c.cache;
@@ -195,6 +196,10 @@ CLI::App* add_kcheck_command(CLI::App& app, kcheck_flags& f) {
              "cases run at once, each in its own process (the same results for any count), 1..256; default: one a "
              "core",
              "N");
+    add_text(kcheck, "--schedules", f.schedules,
+             "interleavings of the kernels each case runs under (its seed's, then others: the scheduler "
+             "switching at almost every call, rarely, ...; the first that fails is the result), 1..64; default 1",
+             "N");
     kcheck->add_flag("--no-isolate", f.no_isolate,
                      "run cases in this process (a debugger sees the kernel; a crash ends the run)");
     add_text(kcheck, "--contract", f.contract,
@@ -288,6 +293,7 @@ kcheck_command kcheck_of(const kcheck_flags& f, bool allow_files) {
     if (f.static_percent)
         c.static_percent = static_cast<std::uint32_t>(bounded(*f.static_percent, "--static-percent", 0, 100));
     if (f.hard_every) c.hard_every = static_cast<std::uint32_t>(bounded(*f.hard_every, "--hard-every", 0, 1000000));
+    if (f.schedules) c.schedules = static_cast<std::uint32_t>(bounded(*f.schedules, "--schedules", 1, 64));
     if (f.jobs) c.jobs = static_cast<std::uint32_t>(bounded(*f.jobs, "--jobs", 1, 256));
     if (f.timeout) c.timeout_s = static_cast<std::uint32_t>(bounded(*f.timeout, "--timeout-s", 1, 3600));
     if (f.page_bytes) {
@@ -333,7 +339,8 @@ int run_kcheck(const kcheck_command& c, std::ostream& out) {
     std::string replay;
     if (r.smallest && c.program.empty()) replay = r.replay + kernel_flags(c);
     if (r.smallest && !c.program.empty())
-        replay = "ndshard kcheck" + kernel_flags(c) + " --reference " + c.op + " " + ttsim::replay_flags(*r.smallest);
+        replay = "ndshard kcheck" + kernel_flags(c) + " --reference " + c.op + " " + ttsim::replay_flags(*r.smallest) +
+                 (c.schedules > 1 ? " --schedules " + std::to_string(c.schedules) : "");
     if (c.json) {
         nlohmann::ordered_json j;
         j["op"] = c.op;

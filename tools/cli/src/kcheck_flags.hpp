@@ -15,7 +15,7 @@ namespace ndshard::cli {
 struct kcheck_flags {
     std::string op;
     std::optional<std::string> reader, writer, cases, seed, max_pages, cores, page_bytes, static_percent, one_case,
-        timeout, cache, grid, dram_banks, contract, program, reference, hard_every, jobs;
+        timeout, cache, grid, dram_banks, contract, program, reference, hard_every, jobs, schedules;
     std::vector<std::string> include;
     bool semaphore = false, no_isolate = false, json = false, keep_going = false;
 };

@@ -45,6 +45,12 @@ struct launch_options {
     std::uint64_t step_limit = 50'000'000;
     // Per API call, the chance (in 1/65536) that the scheduler switches to another kernel.
     std::uint32_t preempt = 4096;
+    // kcheck's run_case (not launch itself): each case runs this many times, on a fresh
+    // device each, under schedule 0 (`seed` and `preempt` as given) and then schedules 1, 2,
+    // ... (seeds derived from `seed`, the switch chance cycling through almost every call,
+    // rarely, often, half the calls): order-dependent mistakes that one interleaving misses.
+    // The first schedule that fails is the case's result.
+    std::uint32_t schedules = 1;
     // Compiled kernels are cached here (default: $NDSHARD_KERNEL_CACHE, else a folder in
     // the system's temporary directory).
     std::filesystem::path cache;

@@ -33,6 +33,7 @@ struct kcheck_command {
     bool isolate = true;
     std::uint32_t timeout_s = 60;
     std::uint32_t jobs = 0;         // cases at once (check_options::jobs); 0: one a core of this machine
+    std::uint32_t schedules = 1;    // interleavings each case runs under (launch_options::schedules)
     std::uint32_t hard_every = 10;  // every n-th case a hard one (check_options::hard_every); 0: none
     std::string cache;              // empty: launch_options' default
     bool json = false;
