@@ -5,6 +5,11 @@
 // make kernels go wrong (rank, uneven edge shards, more cores than shards, DRAM, grid_2d,
 // compile-time words), so a run shows how often each was reached.
 //
+// One case in five is a hard one (ttsim::draw_hard_case, its class and rank drawn by
+// RapidCheck too): more than 65,536 pages, one-page shards more than 255 a core, shards over
+// 64 KiB, tile pages of 1,088 / 2,048 / 4,096 bytes, buffers at the top of L1 or DRAM, ranks
+// 5-7; each is classified by the hard classes it reaches (ttsim::hard_classes).
+//
 // The page sizes come from a fixed pool and most accessor words are runtime ones: each
 // distinct compile-time argument set is a kernel compiled anew (about 2 s), while a case
 // whose kernels are cached runs in milliseconds. RC_PARAMS is set by the ctest (kernels/CMakeLists.txt).
@@ -51,7 +56,15 @@ void classify_buffer(const char* which, const distribution_spec& s, sim::memory_
 void check_op(const ttsim::op_desc& op) {
     testkit::rc_entropy e;
     const ttsim::check_options o = options();
-    const std::optional<ttsim::case_spec> c = ttsim::draw_case(op, e, o);
+    std::optional<ttsim::case_spec> c;
+    if (e.chance(20)) {
+        // k picks the class (k % 8) and the rank (k % the op's ranks) of the hard case.
+        c = ttsim::draw_hard_case(op, e, o, e.between(0, 63), true);
+        if (c)
+            for (const std::string& h : ttsim::hard_classes(*c)) RC_CLASSIFY(true, "hard " + h);
+    } else {
+        c = ttsim::draw_case(op, e, o);
+    }
     RC_PRE(c.has_value());
     for (std::size_t i = 0; i < c->inputs.size(); ++i) classify_buffer("input", c->inputs[i], c->input_memory[i]);
     classify_buffer("output", c->output, c->output_memory);
