@@ -307,6 +307,14 @@ private:
             expect_walk("pages(" + std::to_string(start) + ", " + std::to_string(end) + ")", a_.pages(start, end, cap),
                         want);
         }
+        // A small tensor from every start, four pages on: the iterator is placed by the
+        // start's digits, mid-run and at every carry.
+        for (std::uint32_t start = 2; n <= 64 && start < n; ++start) {
+            const std::uint32_t end = std::min(n, start + 4);
+            const std::vector<page_seen> want(every.begin() + start, every.begin() + end);
+            expect_walk("pages(" + std::to_string(start) + ", " + std::to_string(end) + ")", a_.pages(start, end, cap),
+                        want);
+        }
 
         std::vector<std::vector<page_seen>> by_shard;
         for (std::uint64_t s = 0; s < shards_; ++s) {
@@ -322,6 +330,12 @@ private:
                             a_.shard_pages(static_cast<std::uint32_t>(s), start, end, volume_ + 8),
                             shard_walk(s, start, std::max(start, end)));
             }
+            // A small shard from every start: the iterator is placed by the start's digits,
+            // so each start in an edge shard's padding must carry to the next real page.
+            for (std::uint32_t start = 2; volume_ <= 64 && start < v; ++start)
+                expect_walk(name + ", " + std::to_string(start) + ", " + std::to_string(v) + ")",
+                            a_.shard_pages(static_cast<std::uint32_t>(s), start, v, volume_ + 8),
+                            shard_walk(s, start, v));
         }
 
         for (std::uint32_t k : c_.thread_counts) {
@@ -364,13 +378,9 @@ private:
     // Large buffers: windows of the walks and their first pages.
     void sampled_walks() const {
         constexpr std::size_t window = 8;
-        // pages(start, end) starts ndshard's page iterator at page 0 and moves it to `start`
-        // a run at a time (a run: the pages one shard holds along the last dim), so a window
-        // far into a large tensor of short runs costs seconds: only windows within 2^22 runs.
-        const std::uint64_t run =
-            std::max<std::uint64_t>(1, std::min(to_u64(m_.folded_tensor.back()), to_u64(m_.shard_pages.back())));
+        // pages(start, end) places ndshard's page iterator at `start` by its digits, so a
+        // window anywhere in the tensor costs the same.
         for (const oracle_page& p : pages_) {
-            if (p.id / run > (std::uint64_t{1} << 22)) continue;
             const auto start = static_cast<std::uint32_t>(p.id);
             const auto end = static_cast<std::uint32_t>(std::min<std::uint64_t>(n_, p.id + window));
             std::vector<page_seen> want;

@@ -82,6 +82,7 @@ const std::vector<defect>& defects() {
         reader_defect("page_id_uint16", "copy", "the page id kept in a uint16_t: past page 65535 it wraps to 0"),
         writer_defect("shard_offset_uint16", "copy_shards",
                       "a page's byte offset in its shard kept in a uint16_t: past 64 KiB it wraps"),
+        writer_defect("pair_wait_one", "copy", "pages written and popped two at a time after a cb_wait_front of one"),
         pair_defect("counter_lost_update", "copy",
                     "reader and writer count pages in one L1 word with a load and a store around NoC calls", true),
     };

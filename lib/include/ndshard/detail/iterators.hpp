@@ -54,7 +54,8 @@ public:
             run_ = run_length_ = t_last_ < s_last_ ? t_last_ : s_last_;
             page_end_ = device_end_ = run_;  // page 0 is slot 0 of bank 0
             core_ = a.bank_coord(0);
-            if (thread != 0) advance(thread);
+            if (thread >= end_) run_ = 0;
+            else if (thread != 0) seek(thread);
         }
     }
     // Inside a run, page and offset are the run's ends minus the pages left in it.
@@ -94,6 +95,40 @@ private:
             minor_ -= s.minor;
             major_ -= s.major;
         }
+    }
+    // From page 0 to page `first` (< the page count) by its digits, not a run at a time: the
+    // start of one core's share deep in a large tensor of short runs (tt-metal's
+    // pages(start, end)) costs a few steps a dim. Each digit goes where next_run and
+    // carry_outer keep it: the outer dims' counters and in-shard offset, the shard id split
+    // for the deal, and the current run of the last dim with the pages left in it.
+    constexpr void seek(std::uint32_t first) noexcept {
+        const auto& g = a_->geo();
+        std::uint32_t id = first, shard = 0, last_digit = 0;
+        offset_ = 0;
+        for (std::uint32_t d = rank_; d-- > 0;) {
+            const auto& x = g.dims[d];
+            const std::uint32_t c = d == 0 ? id : id % x.tensor;
+            id = d == 0 ? 0 : id / x.tensor;
+            const std::uint32_t q = x.by_shard.divide(c), r = c - q * x.by_shard.divisor();
+            shard += q * x.grid_stride;
+            if (d + 1 == rank_) {
+                last_digit = c;
+                p_last_ = c - r;
+            } else {
+                p_[d] = c;
+                r_[d] = r;
+                offset_ += r * x.shard_stride;
+            }
+        }
+        const split_delta at = split(shard);
+        major_ = at.major;
+        minor_ = at.minor;
+        run_length_ = detail::real_extent_from(t_last_, s_last_, p_last_);
+        run_ = run_length_ - (last_digit - p_last_);
+        bank_ = contiguous ? major_ : minor_;
+        core_ = a_->bank_coord(bank_);
+        page_end_ = first + run_;
+        device_end_ = (contiguous ? minor_ : major_) * shard_volume_ + offset_ + run_length_;
     }
     // Moves n pages on (n >= 1), a run at a time.
     constexpr void advance(std::uint32_t n) noexcept {
@@ -168,6 +203,14 @@ class accessor<CT>::shard_iterator : public detail::page_iterator_base<typename 
 public:
     constexpr shard_iterator() = default;
     NDSHARD_INLINE constexpr shard_iterator(const accessor& a, std::uint32_t shard_id) { start(a, shard_id); }
+    // At the shard's first real page whose offset in the shard is `from` or more (done when
+    // none is). The iterator is placed by the digits of `from`, not walked there: a start
+    // deep in a large shard (tt-metal's shard_pages(shard, start, end)) costs a few steps a
+    // dim, not one a page before it.
+    constexpr shard_iterator(const accessor& a, std::uint32_t shard_id, std::uint32_t from) {
+        start(a, shard_id);
+        if (from != 0 && run_ != 0) seek(a, from);
+    }
     // Inside a row, page and offset are the row's ends minus the pages left in it.
     NDSHARD_INLINE constexpr page_ref operator*() const noexcept {
         return {page_end_ - run_, bank_, offset_end_ - run_, core_};
@@ -247,6 +290,45 @@ private:
         run_ = pages == 0 ? 0 : row_length_;
         page_end_ = row_page_ + run_;
         offset_end_ = row_offset_ + run_;
+    }
+    // From the shard's first page (just started, with pages): to the first real page at
+    // slot offset `from` or later. Its digits in the shard shape; the first dim whose digit
+    // is past the real extent there (an edge shard's padding) moves the dims before it to
+    // their next real index and the rest to 0; past the last real index, done.
+    constexpr void seek(const accessor& a, std::uint32_t from) noexcept {
+        const auto& g = a.geo();
+        if (from >= g.shard_volume) {
+            run_ = 0;
+            return;
+        }
+        std::array<std::uint32_t, max_rank> c{};
+        for (std::uint32_t d = 0; d < rank_; ++d) c[d] = from / g.dims[d].shard_stride % g.dims[d].by_shard.divisor();
+        for (std::uint32_t d = 0; d < rank_; ++d) {
+            if (c[d] < limit_[d]) continue;
+            for (std::uint32_t e = d; e < rank_; ++e) c[e] = 0;
+            std::uint32_t e = d;
+            for (; e-- > 0;) {
+                if (++c[e] < limit_[e]) break;
+                c[e] = 0;
+            }
+            if (e == ~std::uint32_t{0}) {  // every dim carried: no real page at or after `from`
+                run_ = 0;
+                return;
+            }
+            break;
+        }
+        std::uint32_t page = 0, offset = 0;
+        for (std::uint32_t d = 0; d + 1 < rank_; ++d) {
+            page += c[d] * g.dims[d].tensor_stride;
+            offset += c[d] * g.dims[d].shard_stride;
+            if (d + 2 < rank_) r_[d] = c[d];
+        }
+        row_ = rank_ >= 2 ? c[rank_ - 2] : 0;
+        row_page_ += page;
+        row_offset_ += offset;
+        run_ = row_length_ - c[rank_ - 1];
+        page_end_ = row_page_ + row_length_;
+        offset_end_ = row_offset_ + row_length_;
     }
     NDSHARD_INLINE constexpr void start_row(std::uint32_t page_step, std::uint32_t offset_step) noexcept {
         row_page_ += page_step;

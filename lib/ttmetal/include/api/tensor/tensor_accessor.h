@@ -275,10 +275,7 @@ public:
                               std::uint8_t noc)
         : a_(&a), shard_(shard), end_(end), noc_(noc) {
         slot_base_ = a.engine_.deal(shard).slot * a.engine_.shard_volume();
-        if (start < end_) {
-            it_ = a.engine_.shard_pages(shard).begin();
-            while (!(it_ == ::ndshard::page_end) && (*it_).page_offset - slot_base_ < start) ++it_;
-        }
+        if (start < end_) it_ = engine_iterator(a.engine_, shard, start);
         update();
     }
     // The page's id in the tensor (tt-metal's name).
