@@ -55,7 +55,8 @@ public:
             page_end_ = device_end_ = run_;  // page 0 is slot 0 of bank 0
             core_ = a.bank_coord(0);
             if (thread >= end_) run_ = 0;
-            else if (thread != 0) seek(thread);
+            else if (thread >= run_) seek(thread);  // past the first run (a start inside it is a subtraction)
+            else if (thread != 0) advance(thread);
         }
     }
     // Inside a run, page and offset are the run's ends minus the pages left in it.
@@ -103,12 +104,13 @@ private:
     // for the deal, and the current run of the last dim with the pages left in it.
     constexpr void seek(std::uint32_t first) noexcept {
         const auto& g = a_->geo();
-        std::uint32_t id = first, shard = 0, last_digit = 0;
+        std::array<std::uint32_t, max_rank> digits{};
+        a_->with_view([&](const auto& v) { detail::page_coord_of(v, first, digits); });
+        std::uint32_t shard = 0, last_digit = 0;
         offset_ = 0;
         for (std::uint32_t d = rank_; d-- > 0;) {
             const auto& x = g.dims[d];
-            const std::uint32_t c = d == 0 ? id : id % x.tensor;
-            id = d == 0 ? 0 : id / x.tensor;
+            const std::uint32_t c = digits[d];
             const std::uint32_t q = x.by_shard.divide(c), r = c - q * x.by_shard.divisor();
             shard += q * x.grid_stride;
             if (d + 1 == rank_) {
@@ -302,7 +304,11 @@ private:
             return;
         }
         std::array<std::uint32_t, max_rank> c{};
-        for (std::uint32_t d = 0; d < rank_; ++d) c[d] = from / g.dims[d].shard_stride % g.dims[d].by_shard.divisor();
+        for (std::uint32_t d = rank_, rest = from; d-- > 0;) {  // with the reciprocals: no divide on a device
+            const std::uint32_t q = g.dims[d].by_shard.divide(rest);
+            c[d] = rest - q * g.dims[d].by_shard.divisor();
+            rest = q;
+        }
         for (std::uint32_t d = 0; d < rank_; ++d) {
             if (c[d] < limit_[d]) continue;
             for (std::uint32_t e = d; e < rank_; ++e) c[e] = 0;

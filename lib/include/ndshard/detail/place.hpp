@@ -251,6 +251,21 @@ NDSHARD_INLINE constexpr void shard_coord_of(const G& g, I shard, Out& out) noex
     });
 }
 
+// Page id -> its coordinate in the tensor's pages, written into out[0..rank): the digits
+// place_page splits (dim 0 keeps the rest).
+template <class G, class I, class Out>
+constexpr void page_coord_of(const G& g, I id, Out& out) noexcept NDSHARD_REQUIRES_GEOMETRY(G, I) {
+    g.for_each_dim_reversed([&](auto d) NDSHARD_INLINE_LAMBDA {
+        if (static_cast<std::size_t>(d) != 0) {
+            const I q = g.tensor_div(d, id);
+            out[static_cast<std::size_t>(d)] = id - q * g.tensor_extent(d);
+            id = q;
+        } else {
+            out[0] = id;
+        }
+    });
+}
+
 // The real (non-padding) extent along one dim of the shard that starts at tensor index
 // `first` (a multiple of s), for a tensor extent t cut in shard extent s: min(s, t - first).
 // The one formula; first < t. t 7, s 2: first 0..4 -> 2, first 6 -> 1.
