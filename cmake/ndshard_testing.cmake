@@ -40,6 +40,11 @@
 #       CPU at -O1, 26 s at -O0; fuzz/fuzz_accessor_args.cpp 60 s and 16 s). Nothing is
 #       checked less: at -O0 every load and store keeps its check; the tests run slower.
 #
+#   ndshard_generate_header(OUTPUT <file> TOOL <target> [ARGS <args...>] COMMENT <text>)
+#       A custom command: the executable target TOOL writes the header OUTPUT (its folder
+#       made first) as `TOOL <file> ARGS...`, again whenever TOOL is rebuilt. A target of the
+#       calling folder that lists OUTPUT among its sources (or depends on it) runs it.
+#
 # RapidCheck parameters for ctest runs
 # ------------------------------------
 # The property tests are started through cmake/ndshard_rc_env.sh. ctest puts
@@ -243,6 +248,20 @@ function(ndshard_finalize_testing)
       -P ${_NDSHARD_TESTING_DIR}/ndshard_coverage_report.cmake
     USES_TERMINAL
     COMMENT "Merging coverage profiles (run ctest first)")
+endfunction()
+
+function(ndshard_generate_header)
+  cmake_parse_arguments(_gen "" "OUTPUT;TOOL;COMMENT" "ARGS" ${ARGN})
+  if(NOT _gen_OUTPUT OR NOT _gen_TOOL OR _gen_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "ndshard_generate_header: OUTPUT <file> TOOL <target> [ARGS ...] COMMENT <text>")
+  endif()
+  get_filename_component(_dir ${_gen_OUTPUT} DIRECTORY)
+  add_custom_command(
+    OUTPUT ${_gen_OUTPUT}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${_dir}
+    COMMAND ${_gen_TOOL} ${_gen_OUTPUT} ${_gen_ARGS}
+    DEPENDS ${_gen_TOOL}
+    COMMENT "${_gen_COMMENT}")
 endfunction()
 
 function(ndshard_sanitized_at_O0)

@@ -98,12 +98,8 @@ std::vector<std::uint64_t> shards_to_check(testkit::entropy& e, const oracle::mo
 
 RC_GTEST_PROP(Accessor, EqualsTheOracleForRuntimeRankAndBankArguments, ()) {
     testkit::rc_entropy e;
-    testkit::spec_options o;
-    o.max_pages = 4096;
-    o.huge_percent = 8;
-    const distribution d = testkit::generate_distribution(e, o);
-    RC_LOG(testkit::describe(d.spec));
-    testkit::classify_by_features(
+    const distribution d = testkit::generate_distribution(e, {.max_pages = 4096, .huge_percent = 8});
+    testkit::log_and_classify(
         d.spec,
         {{"rank:1", "rank 1 or 8"}, {"rank:8", "rank 1 or 8"}, "folded", {"strategy:contiguous_1d", "contiguous"}});
     const oracle::model m = testkit::accepted_model(d.spec);

@@ -73,18 +73,14 @@ std::uint32_t checksum_of(const accessor_words& w) {
 
 RC_GTEST_PROP(Precomputed, WordsCarryTheGeometryAndAnswerAsTheOracle, ()) {
     testkit::rc_entropy e;
-    testkit::spec_options o;
-    o.max_pages = 2048;
-    o.huge_percent = 8;
-    const distribution d = testkit::generate_distribution(e, o);
-    RC_LOG(testkit::describe(d.spec));
-    const std::vector<std::string> f = testkit::features(d.spec);
-    RC_CLASSIFY(testkit::has_feature(f, "rank:1") || testkit::has_feature(f, "rank:8"), "rank 1 or 8");
-    RC_CLASSIFY(testkit::has_feature(f, "strategy:contiguous_1d"), "contiguous");
-    RC_CLASSIFY(testkit::has_feature(f, "uneven"), "uneven");
-    RC_CLASSIFY(testkit::has_feature(f, "cores>shards"), "cores>shards");
-    RC_CLASSIFY(testkit::has_feature(f, "zero_dim"), "zero_dim");
-    RC_CLASSIFY(testkit::has_feature(f, "near_2^32"), "near 2^32");
+    const distribution d = testkit::generate_distribution(e, {.max_pages = 2048, .huge_percent = 8});
+    testkit::log_and_classify(d.spec, {{"rank:1", "rank 1 or 8"},
+                                       {"rank:8", "rank 1 or 8"},
+                                       {"strategy:contiguous_1d", "contiguous"},
+                                       "uneven",
+                                       "cores>shards",
+                                       "zero_dim",
+                                       {"near_2^32", "near 2^32"}});
     const oracle::model m = accepted_model(d.spec);
 
     std::vector<std::uint64_t> pages;

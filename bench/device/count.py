@@ -16,48 +16,32 @@ import subprocess
 import sys
 import tempfile
 
+
+def by_rank(label, variant, n, goals, n_rank8=None):
+    """One row per rank of goals ({rank: goal at -O2 or None}): label with {} for the rank,
+    variant with the rank appended, N operations (n_rank8 at rank 8 when given)."""
+    return [(label.format(r), f"{variant}{r}", n_rank8 if r == 8 and n_rank8 else n, goal)
+            for r, goal in goals.items()]
+
+
+NO_GOALS = {1: None, 4: None, 8: None}
+
 # (row label, bench_device variant, N, goal at -O2 or None)
 ROWS = [
     ("interleaved, 12 banks", "interleaved", 512, 17),
-    ("ND rank 1, compile-time", "ct1", 512, 30),
-    ("ND rank 2, compile-time", "ct2", 512, None),
-    ("ND rank 4, compile-time", "ct4", 512, 60),
-    ("ND rank 8, compile-time", "ct8", 256, 135),
-    ("ND rank 1, runtime", "rt1", 512, 55),
-    ("ND rank 2, runtime", "rt2", 512, None),
-    ("ND rank 4, runtime", "rt4", 512, 92),
-    ("ND rank 8, runtime", "rt8", 256, 150),
-    ("pages(), rank 1 runtime, per page", "pages1", 512, None),
-    ("pages(), rank 4 runtime, per page", "pages4", 512, None),
-    ("pages(), rank 8 runtime, per page", "pages8", 512, None),
-    ("shard_pages(), rank 1 runtime, per page", "shard1", 512, None),
-    ("shard_pages(), rank 4 runtime, per page", "shard4", 512, None),
-    ("shard_pages(), rank 8 runtime, per page", "shard8", 512, None),
-    ("local_pages(), rank 1 runtime, per page", "local1", 512, None),
-    ("local_pages(), rank 4 runtime, per page", "local4", 512, None),
-    ("local_pages(), rank 8 runtime, per page", "local8", 512, None),
-    ("construction from runtime words, rank 1", "construct1", 32, 127),
-    ("construction from runtime words, rank 2", "construct2", 32, None),
-    ("construction from runtime words, rank 4", "construct4", 32, 226),
-    ("construction from runtime words, rank 8", "construct8", 32, 358),
+    *by_rank("ND rank {}, compile-time", "ct", 512, {1: 30, 2: None, 4: 60, 8: 135}, n_rank8=256),
+    *by_rank("ND rank {}, runtime", "rt", 512, {1: 55, 2: None, 4: 92, 8: 150}, n_rank8=256),
+    *by_rank("pages(), rank {} runtime, per page", "pages", 512, NO_GOALS),
+    *by_rank("shard_pages(), rank {} runtime, per page", "shard", 512, NO_GOALS),
+    *by_rank("local_pages(), rank {} runtime, per page", "local", 512, NO_GOALS),
+    *by_rank("construction from runtime words, rank {}", "construct", 32, {1: 127, 2: None, 4: 226, 8: 358}),
     # ndshard's precomputed words: the geometry made on the host, copied by a trusting accessor
-    ("precomputed words: ND rank 1, runtime", "pre1", 512, 55),
-    ("precomputed words: ND rank 4, runtime", "pre4", 512, 92),
-    ("precomputed words: ND rank 8, runtime", "pre8", 256, 150),
-    ("precomputed words: construction, rank 1", "preconstruct1", 32, 124),
-    ("precomputed words: construction, rank 2", "preconstruct2", 32, None),
-    ("precomputed words: construction, rank 4", "preconstruct4", 32, 223),
-    ("precomputed words: construction, rank 8", "preconstruct8", 32, 355),
+    *by_rank("precomputed words: ND rank {}, runtime", "pre", 512, {1: 55, 4: 92, 8: 150}, n_rank8=256),
+    *by_rank("precomputed words: construction, rank {}", "preconstruct", 32, {1: 124, 2: None, 4: 223, 8: 355}),
     # tt-metal's words through ndshard's TensorAccessor (lib/ttmetal); goals: tt-metal's own
-    ("tt-metal words, compile-time: rank 1", "ttct1", 512, 46),
-    ("tt-metal words, compile-time: rank 4", "ttct4", 512, 88),
-    ("tt-metal words, compile-time: rank 8", "ttct8", 256, 194),
-    ("tt-metal words, runtime: rank 1", "ttrt1", 512, 80),
-    ("tt-metal words, runtime: rank 4", "ttrt4", 512, 134),
-    ("tt-metal words, runtime: rank 8", "ttrt8", 256, 218),
-    ("tt-metal words, runtime: construction, rank 1", "ttconstruct1", 32, 124),
-    ("tt-metal words, runtime: construction, rank 4", "ttconstruct4", 32, 223),
-    ("tt-metal words, runtime: construction, rank 8", "ttconstruct8", 32, 355),
+    *by_rank("tt-metal words, compile-time: rank {}", "ttct", 512, {1: 46, 4: 88, 8: 194}, n_rank8=256),
+    *by_rank("tt-metal words, runtime: rank {}", "ttrt", 512, {1: 80, 4: 134, 8: 218}, n_rank8=256),
+    *by_rank("tt-metal words, runtime: construction, rank {}", "ttconstruct", 32, {1: 124, 4: 223, 8: 355}),
 ]
 
 DIV = re.compile(r"^\s*([0-9a-f]+):\s+(div|divu|rem|remu)\s")

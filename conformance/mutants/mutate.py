@@ -729,6 +729,13 @@ def check_ndshard(args):
     return probe.returncode == 0 and "--impl" in text
 
 
+def source_and_mutants(args):
+    """The text of --source and its mutants (with --define's macros)."""
+    with open(args.source, encoding="utf-8") as f:
+        src = f.read()
+    return src, generate(src, args.define or [])
+
+
 def select(args, mutants):
     chosen = mutants
     if args.ops:
@@ -753,9 +760,7 @@ def study(args):
     if not check_ndshard(args):
         print(f"SKIP: `ndshard conform` is not available in {args.ndshard}")
         return SKIP
-    with open(args.source, encoding="utf-8") as f:
-        src = f.read()
-    mutants = generate(src, args.define or [])
+    _, mutants = source_and_mutants(args)
     chosen = select(args, mutants)
     equivalent = read_equivalents(args.equivalents)
     tools = Toolchain(args, args.source)
@@ -870,10 +875,8 @@ def check(args):
     if not check_ndshard(args):
         print(f"SKIP: `ndshard conform` is not available in {args.ndshard}")
         return SKIP
-    with open(args.source, encoding="utf-8") as f:
-        src = f.read()
+    src, mutants = source_and_mutants(args)
     errors = []
-    mutants = generate(src, args.define or [])
     equivalent = read_equivalents(args.equivalents)
     ids = [m.id for m in mutants]
     if len(set(ids)) != len(ids):
@@ -931,9 +934,7 @@ def check(args):
 
 
 def list_mutants(args):
-    with open(args.source, encoding="utf-8") as f:
-        src = f.read()
-    mutants = select(args, generate(src, args.define or []))
+    mutants = select(args, source_and_mutants(args)[1])
     for m in mutants:
         print(f"{m.id}  L{m.line:<4} {m.op:<5} - {m.before}\n{'':24}+ {m.after}")
     ops = {}

@@ -219,9 +219,11 @@ TEST(CliTtArgs, ContiguousBit) {
               "bank count; ndshard reads the deal from a compile-time bank count only\n");
 }
 
-void refused(const std::vector<std::string>& args, const std::string& expected) {
+// `ndshard convert` with these arguments fails: exit code (2, a usage error, unless given),
+// nothing on stdout, one line on stderr.
+void refused(const std::vector<std::string>& args, const std::string& expected, int code = 2) {
     const run_output r = run_cli(args);
-    EXPECT_EQ(r.code, 2) << expected;
+    EXPECT_EQ(r.code, code) << expected;
     EXPECT_EQ(r.out, "");
     EXPECT_TRUE(is_one_line(r.err)) << r.err;
     EXPECT_EQ(r.err, "ndshard convert: " + expected + "\n");
@@ -333,12 +335,12 @@ TEST(CliTtArgs, PageSizeAndLayoutFlags) {
     EXPECT_EQ(json::parse(ok(older))["element_size"], 1);
     EXPECT_EQ(json::parse(ok(with(older, {"--page-size", "32"})))["element_size"], 32);
     // The switch itself.
-    refused(with(from, {"--tt-layout", "3"}),
-            "--tt-layout \"3\": expected 2 (tt-metal today: the aligned page size is compile-time word 1, the "
-            "default) or 1 (tt-metal's older words, without it)");
+    const std::string layouts =
+        "expected 2 (tt-metal today: the aligned page size is compile-time word 1, the default) or 1 (tt-metal's "
+        "older words, without it)";
+    refused(with(from, {"--tt-layout", "3"}), "--tt-layout \"3\": " + layouts);
     refused({"convert", "--to", "tt-args", "--tensor", "8", "--shard", "2", "--grid", "2x1", "--tt-layout", "two"},
-            "--tt-layout \"two\": expected 2 (tt-metal today: the aligned page size is compile-time word 1, the "
-            "default) or 1 (tt-metal's older words, without it)");
+            "--tt-layout \"two\": " + layouts);
     refused(
         {"convert", "--from", "height", "--tensor", "8,4", "--shard-height", "2", "--grid", "4x1", "--tt-layout", "1"},
         "--tt-layout \"1\": the layout of tt-metal's words goes with --from tt-args or --to tt-args");
@@ -347,24 +349,16 @@ TEST(CliTtArgs, PageSizeAndLayoutFlags) {
 }
 
 TEST(CliTtArgs, SpecsWithoutTtWords) {
-    const run_output wide =
-        run_cli({"convert", "--to", "tt-args", "--tensor", "8", "--shard", "2", "--cores", "(300,0)"});
-    EXPECT_EQ(wide.code, 1);
-    EXPECT_EQ(wide.err,
-              "ndshard convert: no tt-metal accessor words for this spec: bank 0 at (300,0): tt-metal packs a "
-              "coordinate into 8 bits\n");
-    const run_output empty =
-        run_cli({"convert", "--to", "tt-args", "--tensor", "0,4", "--shard", "1,2", "--grid", "1x1"});
-    EXPECT_EQ(empty.code, 1);
-    EXPECT_EQ(empty.err,
-              "ndshard convert: no tt-metal accessor words for this spec: tensor dim 0 is 0 pages; tt-metal's "
-              "accessor needs every dim >= 1\n");
-    const run_output mix =
-        run_cli({"convert", "--to", "tt-args", "--tensor", "8", "--shard", "2", "--grid", "2x1", "--runtime", "rank"});
-    EXPECT_EQ(mix.code, 2);
-    EXPECT_EQ(mix.err,
-              "ndshard convert: --runtime \"rank\": tt-metal needs runtime tensor_shape and shard_shape with a "
-              "runtime rank, and runtime bank_coords with runtime num_banks\n");
+    // A valid spec that tt-metal's words cannot carry exits 1; a mix tt-metal cannot read, 2.
+    refused({"convert", "--to", "tt-args", "--tensor", "8", "--shard", "2", "--cores", "(300,0)"},
+            "no tt-metal accessor words for this spec: bank 0 at (300,0): tt-metal packs a coordinate into 8 bits", 1);
+    refused({"convert", "--to", "tt-args", "--tensor", "0,4", "--shard", "1,2", "--grid", "1x1"},
+            "no tt-metal accessor words for this spec: tensor dim 0 is 0 pages; tt-metal's accessor needs every dim "
+            ">= 1",
+            1);
+    refused({"convert", "--to", "tt-args", "--tensor", "8", "--shard", "2", "--grid", "2x1", "--runtime", "rank"},
+            "--runtime \"rank\": tt-metal needs runtime tensor_shape and shard_shape with a runtime rank, and "
+            "runtime bank_coords with runtime num_banks");
 }
 
 // --- docs/tt-args.md's commands, run as printed --------------------------------------------

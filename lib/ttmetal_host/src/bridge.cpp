@@ -67,7 +67,7 @@ ttsim::program to_ttsim(const tm::Program& program, const sim::device& dev, cons
             d.id = i;
             d.page_size = page;
             d.num_pages = cb.config.total_size() / page;
-            d.format = static_cast<ttsim::data_format>(*format);
+            d.format = *format;  // tt::DataFormat is ttsim::data_format
             d.cores = cores;
             d.address = cb.config.globally_allocated_address();  // launch checks it is in a buffer there
             try {

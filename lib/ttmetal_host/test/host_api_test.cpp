@@ -93,7 +93,7 @@ TEST(HostApi, CircularBufferConfigTakesTotalSizeFormatsAndPageSizes) {
     EXPECT_EQ(tp.circular_buffers()[0].num_pages, 2u);
     EXPECT_EQ(tp.circular_buffers()[1].id, 16u);
     EXPECT_EQ(tp.circular_buffers()[1].num_pages, 4u);
-    EXPECT_EQ(tp.circular_buffers()[1].format, nd::ttsim::data_format::int32);
+    EXPECT_EQ(tp.circular_buffers()[1].format, nd::ttsim::data_format::Int32);
     EXPECT_EQ(tp.circular_buffers()[1].cores.size(), 2u);
 
     // Index 0 again on core (1,0): two CBs of one index on a core.

@@ -24,6 +24,17 @@ using namespace ndshard;
 
 const std::string kernels = NDSHARD_TTSIM_TEST_KERNELS;
 
+// [tensor] pages of 16 int32 (64 bytes, padded to alignment) in [shard] shards on the L1
+// of cores (0,0) and (1,0).
+distribution_spec int32_pages_on_two_cores(shape tensor, shape shard, std::uint64_t alignment = 32) {
+    return {.tensor = std::move(tensor),
+            .shard = std::move(shard),
+            .page = {.kind = page_kind::pages},
+            .element_size = 64,
+            .alignment = alignment,
+            .cores = {core_range{{0, 0}, {1, 0}}}};
+}
+
 struct copy_setup {
     sim::device dev{ttsim::kernel_device_config(4, 2, 4)};
     sim::buffer_id in, out, src;  // src: what the reader reads (in, unless a test says)
@@ -31,13 +42,8 @@ struct copy_setup {
     std::vector<core_coord> cores{{0, 0}, {1, 0}};
 
     explicit copy_setup(std::uint32_t mix) {
-        distribution_spec s;  // [3,7,5] pages of 16 int32, [2,2,2] shards on 2 L1 banks
-        s.tensor = {3, 7, 5};
-        s.shard = {2, 2, 2};
-        s.page.kind = page_kind::pages;
-        s.element_size = 64;
-        s.alignment = 32;
-        s.cores = {core_range{{0, 0}, {1, 0}}};
+        // [3,7,5] pages of 16 int32, [2,2,2] shards on 2 L1 banks
+        distribution_spec s = int32_pages_on_two_cores({3, 7, 5}, {2, 2, 2});
         in = dev.allocate(s, "in");
         distribution_spec o = s;  // the output: [1,1,5] shards over the 4 DRAM banks
         o.shard = {1, 1, 5};
@@ -138,10 +144,10 @@ TEST(TtsimLaunch, GetTileSizeIsTheTileOfTheCbsFormat) {
     sim::device dev{ttsim::kernel_device_config(2, 1, 2)};
     const std::vector<core_coord> core{{0, 0}};
     ttsim::program p;
-    const std::pair<ttsim::data_format, std::uint32_t> cbs[] = {{ttsim::data_format::float16_b, 1024},
-                                                                {ttsim::data_format::bfp8_b, 1024},
-                                                                {ttsim::data_format::float32, 1024},
-                                                                {ttsim::data_format::float16_b, 16 * 32}};
+    const std::pair<ttsim::data_format, std::uint32_t> cbs[] = {{ttsim::data_format::Float16_b, 1024},
+                                                                {ttsim::data_format::Bfp8_b, 1024},
+                                                                {ttsim::data_format::Float32, 1024},
+                                                                {ttsim::data_format::Float16_b, 16 * 32}};
     for (std::uint32_t id = 0; id < 4; ++id)
         p.add_circular_buffer({.id = id,
                                .page_size = 64,
@@ -166,13 +172,8 @@ TEST(TtsimLaunch, GetTileSizeIsTheTileOfTheCbsFormat) {
 // total, stride) deduces its type, and the older make_tensor_accessor_args / _from_args.
 TEST(TtsimLaunch, AccessorRunsAndStridedShardsAsTtMetalWritesThem) {
     sim::device dev{ttsim::kernel_device_config(2, 1, 2)};
-    distribution_spec s;  // [4,6] pages of 16 int32 in [4,1] shards (6 of them) on 2 L1 banks
-    s.tensor = {4, 6};
-    s.shard = {4, 1};
-    s.page.kind = page_kind::pages;
-    s.element_size = 64;
-    s.alignment = 32;
-    s.cores = {core_range{{0, 0}, {1, 0}}};
+    // [4,6] pages of 16 int32 in [4,1] shards (6 of them) on 2 L1 banks
+    distribution_spec s = int32_pages_on_two_cores({4, 6}, {4, 1});
     const sim::buffer_id sharded = dev.allocate(s, "sharded");
     s.shard = {1, 1};  // interleaved over the 2 DRAM banks
     s.cores = dev.dram_bank_ranges(2);
@@ -205,13 +206,7 @@ TEST(TtsimLaunch, AccessorRunsAndStridedShardsAsTtMetalWritesThem) {
 TEST(TtsimLaunch, TheNocAndCircularBufferObjectsCopyPagesAndShards) {
     for (std::uint32_t mode : {0U, 1U, 2U}) {
         sim::device dev{ttsim::kernel_device_config(2, 1, 2)};
-        distribution_spec s;  // pages of 16 int32
-        s.tensor = {4, 8, 6};
-        s.shard = {2, 2, 2};
-        s.page.kind = page_kind::pages;
-        s.element_size = 64;
-        s.alignment = 32;
-        s.cores = {core_range{{0, 0}, {1, 0}}};
+        distribution_spec s = int32_pages_on_two_cores({4, 8, 6}, {2, 2, 2});
         const sim::buffer_id in = dev.allocate(s, "in");
         s.cores = dev.dram_bank_ranges(2);
         const sim::buffer_id out = dev.allocate(s, "out");
@@ -291,13 +286,8 @@ namespace {
 // (inline writes, async_write_zeros), each checked by the bytes it leaves.
 TEST(TtsimLaunch, NamedArgumentsBindingsAndInlineWritesAsTtMetalWritesThem) {
     sim::device dev{ttsim::kernel_device_config(2, 1, 2)};
-    distribution_spec s;  // [4,6] pages of 16 int32, [2,3] shards on the 2 cores' L1
-    s.tensor = {4, 6};
-    s.shard = {2, 3};
-    s.page.kind = page_kind::pages;
-    s.element_size = 64;
-    s.alignment = 32;
-    s.cores = {core_range{{0, 0}, {1, 0}}};
+    // [4,6] pages of 16 int32, [2,3] shards on the 2 cores' L1
+    distribution_spec s = int32_pages_on_two_cores({4, 6}, {2, 3});
     const sim::buffer_id in = dev.allocate(s, "in");
     s.cores = dev.dram_bank_ranges(2);
     const sim::buffer_id out = dev.allocate(s, "out");
@@ -451,13 +441,8 @@ TEST(TtsimLaunch, UndefinedBytesOfABufferReachingAnOutputPageAreFound) {
 // in gaps: no finding, and every page arrives.
 TEST(TtsimLaunch, AWholeSlotCopyBetweenBuffersLaidOutAlikeIsNoFinding) {
     sim::device dev{ttsim::kernel_device_config(4, 2, 4)};
-    distribution_spec s;  // [3,7,5] pages of 16 int32 aligned to 128, [2,2,2] shards on 2 L1 banks
-    s.tensor = {3, 7, 5};
-    s.shard = {2, 2, 2};
-    s.page.kind = page_kind::pages;
-    s.element_size = 64;
-    s.alignment = 128;
-    s.cores = {core_range{{0, 0}, {1, 0}}};
+    // [3,7,5] pages of 16 int32 aligned to 128, [2,2,2] shards on 2 L1 banks
+    distribution_spec s = int32_pages_on_two_cores({3, 7, 5}, {2, 2, 2}, 128);
     const sim::buffer_id in = dev.allocate(s, "in"), out = dev.allocate(s, "out");
     const sim::dense_tensor data = sim::dense_tensor::random(dev.buffer(in).dist.tensor_pages, 16, 7);
     dev.write(in, data);

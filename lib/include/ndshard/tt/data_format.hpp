@@ -1,7 +1,8 @@
 // ndshard/tt/data_format.hpp - tt-metal's DataFormat values (tensix_types.h), once for both
 // sides: a kernel sees it as the global DataFormat (get_dataformat, ndshard/ttsim's kernel
-// platform), a host program as tt::DataFormat (tt-metalium/data_types.hpp). The values are
-// the hardware's; tile.hpp gives one tile's bytes for each. Freestanding, C++17.
+// platform), a host program as tt::DataFormat (tt-metalium/data_types.hpp), ndshard/ttsim's
+// program description as ttsim::data_format. The values are the hardware's; tile.hpp gives
+// one tile's bytes for each. Freestanding, C++17.
 #pragma once
 
 #include <cstdint>

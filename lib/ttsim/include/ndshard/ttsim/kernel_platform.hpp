@@ -79,21 +79,25 @@ inline std::uint8_t get_relative_logical_x() { return get_absolute_logical_x(); 
 inline std::uint8_t get_relative_logical_y() { return get_absolute_logical_y(); }
 
 // --- kernel arguments ---
+namespace ndshard::ttsim::kernel {
+// Argument word arg_idx (of the common runtime arguments when common) as the 4-byte T.
 template <typename T>
-FORCE_INLINE T get_arg_val(int arg_idx) {
-    static_assert(sizeof(T) == 4, "get_arg_val<T>: T must be 4 bytes");
-    const std::uint32_t v = ndshard_ttsim_services->arg(static_cast<std::uint32_t>(arg_idx), false);
+FORCE_INLINE T arg_as(int arg_idx, bool common) {
+    const std::uint32_t v = ndshard_ttsim_services->arg(static_cast<std::uint32_t>(arg_idx), common);
     T out;
     __builtin_memcpy(&out, &v, 4);
     return out;
 }
+}  // namespace ndshard::ttsim::kernel
+template <typename T>
+FORCE_INLINE T get_arg_val(int arg_idx) {
+    static_assert(sizeof(T) == 4, "get_arg_val<T>: T must be 4 bytes");
+    return ::ndshard::ttsim::kernel::arg_as<T>(arg_idx, false);
+}
 template <typename T>
 FORCE_INLINE T get_common_arg_val(int arg_idx) {
     static_assert(sizeof(T) == 4, "get_common_arg_val<T>: T must be 4 bytes");
-    const std::uint32_t v = ndshard_ttsim_services->arg(static_cast<std::uint32_t>(arg_idx), true);
-    T out;
-    __builtin_memcpy(&out, &v, 4);
-    return out;
+    return ::ndshard::ttsim::kernel::arg_as<T>(arg_idx, true);
 }
 static FORCE_INLINE std::uintptr_t get_arg_addr(int arg_idx) {
     return ndshard_ttsim_services->arg_addr(static_cast<std::uint32_t>(arg_idx), false);

@@ -22,6 +22,7 @@
 
 #include "ndshard/limits.hpp"
 #include "ndshard/sim/device.hpp"
+#include "ndshard/tt/data_format.hpp"
 #include "ndshard/tt/host_words.hpp"
 
 namespace ndshard::ttsim {
@@ -32,25 +33,8 @@ enum class processor : std::uint8_t { riscv_0, riscv_1 };
 inline constexpr processor riscv_0 = processor::riscv_0;
 inline constexpr processor riscv_1 = processor::riscv_1;
 
-// tt-metal's DataFormat values (tensix_types.h), for a circular buffer's get_dataformat.
-enum class data_format : std::uint8_t {
-    float32 = 0,
-    float16 = 1,
-    bfp8 = 2,
-    bfp4 = 3,
-    tf32 = 4,
-    float16_b = 5,
-    bfp8_b = 6,
-    bfp4_b = 7,
-    int32 = 8,
-    uint16 = 9,
-    lf8 = 10,
-    bfp2 = 11,
-    int8 = 14,
-    bfp2_b = 15,
-    uint32 = 24,
-    uint8 = 30,
-};
+// tt-metal's DataFormat values (ndshard/tt/data_format.hpp), for a circular buffer's get_dataformat.
+using data_format = ::ndshard::tt::DataFormat;
 
 struct circular_buffer_desc {
     std::uint32_t id = 0;         // tt::CBIndex, 0..63
@@ -60,7 +44,7 @@ struct circular_buffer_desc {
     // the bytes of one such tile (ndshard/tt/tile.hpp), 2048 for the default Float16_b 32 x 32,
     // whatever page_size is. A CB of plain pages says so with a format and a tile_hw whose
     // tile is its page (Int32 and page bytes / 4, as kernels/ops does).
-    data_format format = data_format::float16_b;
+    data_format format = data_format::Float16_b;
     std::uint32_t tile_hw = 1024;  // elements of one tile (32 x 32)
     // Set: the CB's memory on each core is at this L1 address, inside a live buffer there
     // (tt-metal's set_globally_allocated_address: a sharded buffer's shard), its bytes the
